@@ -1,0 +1,121 @@
+"""Deterministic grounding check: the facts in an answer must come from its context.
+
+A small model's most harmful mistakes are confident specifics: a wrong closing time, a made-up
+price or phone number, a restaurant that is not there. Those are easy to find with patterns, so
+every time, date, price, phone number and known venue name in the answer is looked up in the
+retrieved context (plus facts the system itself supplied, such as the current date and the
+helplines). Formats are normalised first: "11 PM", "11:00 p.m." and "11:00PM" are one time.
+No LLM is involved, so the check is fast and cannot be talked out of its verdict.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_TIME = re.compile(
+    r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE
+)
+_NAMED_TIME = re.compile(r"\b(noon|midnight)\b", re.IGNORECASE)
+_PRICE = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?")
+_PHONE = re.compile(r"(?<!\d)(?:\+?1[-.\s]?)?\(?(\d{3})\)?[-.\s]?(\d{3})[-.\s]?(\d{4})(?!\d)")
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH_DATE = re.compile(
+    r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+    re.IGNORECASE,
+)
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+
+
+def _times(text: str) -> set[str]:
+    found = {
+        f"{int(h)}:{m or '00'}{ap.lower()}m" for h, m, ap in _TIME.findall(text)
+    }
+    for word in _NAMED_TIME.findall(text):
+        found.add("12:00pm" if word.lower() == "noon" else "12:00am")
+    return found
+
+
+def _prices(text: str) -> set[str]:
+    return {
+        f"{int(whole.replace(',', ''))}" + (f".{cents}" if cents and cents != "00" else "")
+        for whole, cents in _PRICE.findall(text)
+    }
+
+
+def _phones(text: str) -> set[str]:
+    return {"".join(groups) for groups in _PHONE.findall(text)}
+
+
+def _dates(text: str) -> set[str]:
+    found = set()
+    for month, day in _MONTH_DATE.findall(text):
+        if 1 <= int(day) <= 31:
+            found.add(f"{_month_number(month):02d}-{int(day):02d}")
+    for _, month, day in _ISO_DATE.findall(text):
+        found.add(f"{int(month):02d}-{int(day):02d}")
+    return found
+
+
+def _month_number(name: str) -> int:
+    prefix = name[:3].lower()
+    return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(prefix))
+
+
+@dataclass(frozen=True)
+class GroundingReport:
+    unsupported: list[str]
+
+    @property
+    def grounded(self) -> bool:
+        return not self.unsupported
+
+    def feedback(self) -> str:
+        if self.grounded:
+            return ""
+        return (
+            "These details are not in the provided context; remove them or use the exact "
+            "values from the context: " + "; ".join(self.unsupported)
+        )
+
+
+def check_grounding(
+    answer: str,
+    context: Iterable[str],
+    *,
+    venue_names: Iterable[str] = (),
+    trusted_facts: Iterable[str] = (),
+) -> GroundingReport:
+    """Every specific in `answer` must appear in `context` or `trusted_facts`.
+
+    `venue_names` are the names the knowledge base knows (restaurants, shows, rooms...): one
+    mentioned in the answer must be in the context too, or the answer is about a place that the
+    retrieval did not return and the model is recalling it, not reading it.
+    """
+    support = "\n".join([*context, *trusted_facts])
+    support_folded = support.casefold()
+    unsupported: list[str] = []
+    checks = (
+        ("time", _times),
+        ("price", _prices),
+        ("phone number", _phones),
+        ("date", _dates),
+    )
+    for kind, extract in checks:
+        allowed = extract(support)
+        for value in sorted(extract(answer) - allowed):
+            unsupported.append(f"{kind} {value}")
+    answer_folded = answer.casefold()
+    for name in sorted(set(venue_names), key=len, reverse=True):
+        folded = name.casefold()
+        if _mentions(answer_folded, folded) and folded not in support_folded:
+            unsupported.append(f"venue '{name}'")
+            answer_folded = answer_folded.replace(folded, " ")  # do not re-report its sub-names
+    return GroundingReport(unsupported=unsupported)
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None

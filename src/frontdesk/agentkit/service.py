@@ -1,0 +1,75 @@
+"""`GraphAssistant`: an `AssistantService` over a compiled LangGraph graph and its run context.
+
+Each assistant supplies what differs (how a message becomes graph input, how a final state
+becomes an answer and its sources); threads, streaming, and shutdown are the same for all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import AsyncExitStack
+from typing import Any
+
+from langgraph.graph.state import CompiledStateGraph
+
+from frontdesk.agentkit.streaming import stream_turn
+from frontdesk.assistants.base import Answer, ChatEvent
+
+
+class GraphAssistant:
+    def __init__(
+        self,
+        name: str,
+        graph: CompiledStateGraph,
+        context: Any,
+        *,
+        info: dict[str, Any],
+        token_nodes: Collection[str],
+        turn_input: Callable[[str], dict[str, Any]],
+        answer_of: Callable[[dict[str, Any], str], Answer],
+        sources_of: Callable[[dict[str, Any]], dict[str, Any]],
+        resources: AsyncExitStack | None = None,
+    ):
+        self.name = name
+        self.graph = graph
+        self.context = context
+        self._info = info
+        self._token_nodes = frozenset(token_nodes)
+        self._turn_input = turn_input
+        self._answer_of = answer_of
+        self._sources_of = sources_of
+        self._resources = resources
+        self._closed = False
+
+    @property
+    def ready(self) -> bool:
+        return not self._closed
+
+    def info(self) -> dict[str, Any]:
+        return dict(self._info)
+
+    @staticmethod
+    def config(thread_id: str) -> dict[str, Any]:
+        return {"configurable": {"thread_id": thread_id}}
+
+    def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+        return stream_turn(
+            self.graph,
+            self._turn_input(message),
+            self.config(thread_id),
+            thread_id=thread_id,
+            token_nodes=self._token_nodes,
+            sources_of=self._sources_of,
+            context=self.context,
+        )
+
+    async def ask(self, message: str, thread_id: str) -> Answer:
+        state = await self.graph.ainvoke(
+            self._turn_input(message), self.config(thread_id), context=self.context
+        )
+        return self._answer_of(state, thread_id)
+
+    async def aclose(self) -> None:
+        if not self._closed and self._resources is not None:
+            await self._resources.aclose()
+        self._closed = True

@@ -1,0 +1,71 @@
+"""What every assistant offers the server, the CLI and the evaluation harness.
+
+An assistant is a folder (graph, state, nodes, prompts, tools, data); at run time it is an
+`AssistantService`: a compiled graph plus what it needs, behind four calls. The server streams
+`ChatEvent`s as SSE, the CLI prints them, and the evaluation harness uses `ask`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+# SSE event names, in the order a turn emits them:
+#   metadata -> token* (streamed generation) | replace (a canned reply) -> sources -> done
+#   error replaces everything after metadata when a turn fails.
+EventName = Literal["metadata", "token", "replace", "sources", "done", "error"]
+
+
+@dataclass(frozen=True)
+class ChatEvent:
+    event: EventName
+    data: dict[str, Any]
+
+
+@dataclass
+class Answer:
+    """One finished turn, as `frontdesk ask --json` prints it."""
+
+    answer: str
+    route: str | None
+    confidence: float | None
+    sources: list[str]
+    validation: str | None
+    thread_id: str
+    # Retrieved context (content, metadata, score), for evaluation and debugging.
+    context: list[dict[str, Any]] = field(default_factory=list)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "answer": self.answer,
+            "route": self.route,
+            "confidence": self.confidence,
+            "sources": self.sources,
+            "validation": self.validation,
+            "thread_id": self.thread_id,
+        }
+
+
+@runtime_checkable
+class AssistantService(Protocol):
+    """A ready-to-serve assistant."""
+
+    name: str
+
+    @property
+    def ready(self) -> bool: ...
+
+    def info(self) -> dict[str, Any]:
+        """What `GET /property` shows: name, location, categories, document_count."""
+        ...
+
+    def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+        """One turn as events; the first is `metadata`, the last `done` or `error`."""
+        ...
+
+    async def ask(self, message: str, thread_id: str) -> Answer:
+        """One turn, finished."""
+        ...
+
+    async def aclose(self) -> None: ...

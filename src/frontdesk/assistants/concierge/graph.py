@@ -1,0 +1,46 @@
+"""Assembles the concierge's 8-node StateGraph.
+
+START -> router -+-> greeting ------------------------------> END
+                 +-> off_topic -----------------------------> END
+                 +-> retrieve -> generate -> validate -+-> respond -> END
+                                    ^                  +-> generate (retry, at most once)
+                                    +------------------+-> fallback -> END
+"""
+
+from __future__ import annotations
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from frontdesk.assistants.concierge import nodes
+from frontdesk.assistants.concierge.state import ConciergeContext, ConciergeState
+
+
+def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStateGraph:
+    graph = StateGraph(ConciergeState, context_schema=ConciergeContext)
+    graph.add_node(nodes.ROUTER, nodes.router)
+    graph.add_node(nodes.RETRIEVE, nodes.retrieve)
+    graph.add_node(nodes.GENERATE, nodes.generate)
+    graph.add_node(nodes.VALIDATE, nodes.validate)
+    graph.add_node(nodes.RESPOND, nodes.respond)
+    graph.add_node(nodes.FALLBACK, nodes.fallback)
+    graph.add_node(nodes.GREETING, nodes.greeting)
+    graph.add_node(nodes.OFF_TOPIC, nodes.off_topic)
+
+    graph.add_edge(START, nodes.ROUTER)
+    graph.add_conditional_edges(
+        nodes.ROUTER,
+        nodes.route_from_router,
+        [nodes.GREETING, nodes.OFF_TOPIC, nodes.RETRIEVE],
+    )
+    graph.add_edge(nodes.RETRIEVE, nodes.GENERATE)
+    graph.add_edge(nodes.GENERATE, nodes.VALIDATE)
+    graph.add_conditional_edges(
+        nodes.VALIDATE,
+        nodes.route_after_validate,
+        [nodes.RESPOND, nodes.GENERATE, nodes.FALLBACK],
+    )
+    for terminal in (nodes.RESPOND, nodes.FALLBACK, nodes.GREETING, nodes.OFF_TOPIC):
+        graph.add_edge(terminal, END)
+    return graph.compile(checkpointer=checkpointer, name="concierge")

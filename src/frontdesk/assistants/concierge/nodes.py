@@ -1,0 +1,252 @@
+"""The concierge's nodes (functions of state returning updates) and its two routing functions."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from frontdesk.agentkit.grounding import check_grounding
+from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.validation import (
+    FAIL,
+    PASS,
+    RETRY,
+    validation_outcome,
+    validator_error_outcome,
+)
+from frontdesk.assistants.concierge import prompts
+from frontdesk.assistants.concierge.state import (
+    ConciergeContext,
+    ConciergeState,
+    RouterOutput,
+    ValidationResult,
+)
+from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
+from frontdesk.guardrails import audit_input
+
+logger = logging.getLogger(__name__)
+
+ROUTER = "router"
+RETRIEVE = "retrieve"
+GENERATE = "generate"
+VALIDATE = "validate"
+RESPOND = "respond"
+FALLBACK = "fallback"
+GREETING = "greeting"
+OFF_TOPIC = "off_topic"
+
+# Router categories the off_topic node answers, each with its own reply.
+REDIRECTED = ("off_topic", "gambling_advice", "action_request")
+# Below this router confidence a message is not trusted to be about the property.
+MIN_ROUTE_CONFIDENCE = 0.3
+# A follow-up this short ("and on sundays?") is searched together with the previous question.
+FOLLOW_UP_WORDS = 6
+
+
+def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
+    prop = ctx.property
+    return {
+        "property_name": prop.get("name", "the resort"),
+        "location": prop.get("location", ""),
+        "phone": prop.get("phone", ""),
+        "website": prop.get("website", ""),
+        "helplines": prompts.HELPLINES,
+        "categories": ", ".join(ctx.categories),
+    }
+
+
+def _human_texts(messages: list[BaseMessage]) -> list[str]:
+    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
+
+
+def _reply(text: str) -> dict[str, Any]:
+    return {"messages": [AIMessage(content=text)], "sources_used": []}
+
+
+# -- nodes ------------------------------------------------------------------------------------
+
+
+async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    messages = state.get("messages", [])
+    if len(messages) > runtime.context.max_messages:
+        return {"query_type": "off_topic", "router_confidence": 1.0, "route_method": "turn_limit"}
+    text = (_human_texts(messages) or [""])[-1]
+    audit = audit_input(text)
+    if audit.flagged:
+        logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
+        return {
+            "query_type": "off_topic",
+            "router_confidence": 1.0,
+            "route_method": "guardrail",
+            "guardrail": audit.family,
+        }
+    decision = await runtime.context.router.route(text)
+    return {
+        "query_type": decision.label,
+        "router_confidence": decision.confidence,
+        "route_method": decision.method,
+        "guardrail": None,
+    }
+
+
+def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    questions = _human_texts(state.get("messages", []))
+    query = questions[-1] if questions else ""
+    if len(questions) > 1 and len(query.split()) <= FOLLOW_UP_WORDS:
+        query = f"{questions[-2]} {query}"
+    retriever = runtime.context.retriever
+    if state.get("query_type") == "hours_schedule":
+        context = search_hours(retriever, query)
+    else:
+        context = search_knowledge_base(retriever, query)
+    return {"retrieved_context": context}
+
+
+def format_context(context: list[dict[str, Any]]) -> str:
+    return "\n\n".join(f"[{i}] {doc['content']}" for i, doc in enumerate(context, start=1))
+
+
+async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    values = _property_values(ctx)
+    context = state.get("retrieved_context") or []
+    if not context:
+        return {
+            "messages": [AIMessage(content=render(prompts.NO_CONTEXT, **values))],
+            "skip_validation": True,
+        }
+    system = render(prompts.CONCIERGE_SYSTEM_PROMPT, **values)
+    turn = render(
+        prompts.TURN_CONTEXT,
+        current_time=state.get("current_time", ""),
+        context=format_context(context),
+    )
+    feedback = state.get("retry_feedback")
+    if state.get("retry_count", 0) > 0 and feedback:
+        turn += "\n\n" + render(prompts.RETRY_FEEDBACK, feedback=feedback)
+    history = [
+        m for m in state.get("messages", []) if isinstance(m, (HumanMessage, AIMessage))
+    ][-ctx.history_messages :]
+    try:
+        reply = await ctx.llm.ainvoke([SystemMessage(content=f"{system}\n\n{turn}"), *history])
+    except Exception as exc:
+        logger.exception("generation failed: %s", exc)
+        return {
+            "messages": [AIMessage(content=render(prompts.MODEL_ERROR, **values))],
+            "skip_validation": True,
+        }
+    text = message_text(reply).strip()
+    return {"messages": [AIMessage(content=text)], "skip_validation": False}
+
+
+async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    if state.get("skip_validation"):
+        return {"validation_result": PASS}
+    ctx = runtime.context
+    retry_count = state.get("retry_count", 0)
+    messages = state.get("messages", [])
+    answer = message_text(messages[-1]) if messages else ""
+    context = state.get("retrieved_context") or []
+    values = _property_values(ctx)
+    grounding = check_grounding(
+        answer,
+        [doc["content"] for doc in context],
+        venue_names=ctx.venue_names,
+        trusted_facts=[
+            state.get("current_time", ""),
+            prompts.HELPLINES,
+            f"{values['property_name']} {values['location']} {values['phone']} {values['website']}",
+        ],
+    )
+    if not grounding.grounded:
+        logger.info("grounding check failed: %s", grounding.unsupported)
+        return validation_outcome(False, retry_count, grounding.feedback())
+    if not ctx.validate_with_llm:
+        return validation_outcome(True, retry_count)
+    questions = _human_texts(messages)
+    prompt = render(
+        prompts.VALIDATION_PROMPT,
+        user_question=questions[-1] if questions else "",
+        retrieved_context=format_context(context),
+        generated_response=answer,
+    )
+    try:
+        verdict = await ctx.llm.with_structured_output(ValidationResult).ainvoke(prompt)
+        if not isinstance(verdict, ValidationResult):
+            verdict = ValidationResult.model_validate(verdict)
+    except Exception as exc:
+        logger.warning("validator failed: %s", exc)
+        return validator_error_outcome(retry_count, str(exc))
+    return validation_outcome(verdict.status == PASS, retry_count, verdict.reason)
+
+
+def respond(state: ConciergeState) -> dict[str, Any]:
+    categories: list[str] = []
+    for doc in state.get("retrieved_context") or []:
+        category = doc["metadata"].get("category")
+        if category and category not in categories:
+            categories.append(category)
+    return {"sources_used": categories, "retry_feedback": None}
+
+
+def fallback(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    logger.info("validation failed after retry: %s", state.get("retry_feedback"))
+    update = _reply(render(prompts.FALLBACK, **_property_values(runtime.context)))
+    update["retry_feedback"] = None
+    return update
+
+
+def greeting(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    return _reply(render(prompts.GREETING, **_property_values(runtime.context)))
+
+
+def off_topic(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    values = _property_values(runtime.context)
+    if state.get("route_method") == "turn_limit":
+        template = prompts.TURN_LIMIT
+    elif state.get("query_type") == "gambling_advice":
+        template = prompts.GAMBLING_ADVICE
+    elif state.get("query_type") == "action_request":
+        template = prompts.ACTION_REQUEST
+    else:
+        template = prompts.OFF_TOPIC
+    return _reply(render(template, **values))
+
+
+# -- routing functions (pure) -----------------------------------------------------------------
+
+
+def route_from_router(state: ConciergeState) -> str:
+    query_type = state.get("query_type")
+    if query_type == "greeting":
+        return GREETING
+    if query_type in REDIRECTED:
+        return OFF_TOPIC
+    if state.get("router_confidence", 0.0) < MIN_ROUTE_CONFIDENCE:
+        return OFF_TOPIC
+    return RETRIEVE
+
+
+def route_after_validate(state: ConciergeState) -> str:
+    result = state.get("validation_result")
+    if result == PASS:
+        return RESPOND
+    if result == RETRY:
+        return GENERATE
+    if result == FAIL:
+        return FALLBACK
+    raise ValueError(f"unexpected validation_result {result!r}")
+
+
+async def llm_route(llm, text: str) -> tuple[str, float]:
+    """The LLM router: structured output constrained to the seven categories."""
+    result = await llm.with_structured_output(RouterOutput).ainvoke(
+        render(prompts.ROUTER_PROMPT, user_message=text)
+    )
+    if not isinstance(result, RouterOutput):
+        result = RouterOutput.model_validate(result)
+    return result.query_type, result.confidence

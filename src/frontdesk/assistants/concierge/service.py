@@ -1,0 +1,206 @@
+"""Builds the concierge from settings: knowledge, router, graph, memory -> a `GraphAssistant`.
+
+The pieces are built separately too (`open_knowledge`, `build_router`) so that ingestion and the
+retrieval and routing evaluations do not load a chat model they do not use.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from langchain_core.messages import HumanMessage
+
+from frontdesk.agentkit.service import GraphAssistant
+from frontdesk.agentkit.streaming import last_ai_text
+from frontdesk.assistants.base import Answer
+from frontdesk.assistants.concierge import nodes
+from frontdesk.assistants.concierge.graph import build_graph
+from frontdesk.assistants.concierge.state import ConciergeContext
+from frontdesk.config import Settings
+from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
+from frontdesk.knowledge.ingest import IngestReport, ingest, is_current
+from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
+from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
+from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
+from frontdesk.routing.router import IntentRouter, fast_paths_for
+from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
+
+NAME = "concierge"
+DATA_DIR = Path(__file__).parent / "data"
+KNOWLEDGE_FILE = DATA_DIR / "mohegan_sun.json"
+ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+EVAL_DIR = DATA_DIR / "eval"
+
+# Unmistakable greetings skip the classifier (normalised: case-folded, punctuation dropped).
+GREETING_PATTERNS = [
+    r"(hi|hello|hey|hiya|howdy|greetings|hola|buenas|buenos dias|good (morning|afternoon|evening|day))"
+    r"( there| all| everyone| concierge| friend)?",
+]
+# Categories that are venues: a name of one of these in an answer must be in its context.
+VENUE_CATEGORIES = ("restaurants", "entertainment", "hotel", "amenities", "gaming")
+
+
+@dataclass
+class Knowledge:
+    source: KnowledgeSource
+    index: KnowledgeIndex
+    retriever: HybridRetriever
+
+
+def knowledge_path(settings: Settings) -> Path:
+    return settings.knowledge_file or KNOWLEDGE_FILE
+
+
+def open_knowledge(
+    settings: Settings,
+    models: Models,
+    *,
+    ingest_if_needed: bool = True,
+    progress: ProgressCallback | None = None,
+) -> tuple[Knowledge, IngestReport | None]:
+    source = load_knowledge_file(knowledge_path(settings))
+    index = KnowledgeIndex(settings.index_dir(NAME), models.embeddings, models.embeddings_id)
+    report = None
+    if ingest_if_needed and not is_current(
+        source, index, settings.rag_chunk_size, settings.rag_chunk_overlap
+    ):
+        report = ingest(
+            source,
+            index,
+            chunk_size=settings.rag_chunk_size,
+            overlap=settings.rag_chunk_overlap,
+            progress=progress,
+        )
+        logger.info("ingested %s: %s", source.source, report)
+    retriever = HybridRetriever(
+        index,
+        source.property_id,
+        RetrievalSettings(
+            top_k=settings.rag_top_k,
+            rrf_k=settings.rag_rrf_k,
+            min_similarity=settings.rag_min_similarity,
+        ),
+    )
+    return Knowledge(source, index, retriever), report
+
+
+def build_router(settings: Settings, models: Models, *, use_llm: bool = True) -> IntentRouter:
+    classifier = EmbeddingIntentClassifier(
+        models.embeddings,
+        load_examples(ROUTER_EXAMPLES),
+        cache_dir=settings.index_dir(NAME),
+        embeddings_id=models.embeddings_id,
+    )
+    llm_route = None
+    if use_llm and settings.router_llm != "never":
+        # Bound lazily: the chat model loads only if the LLM router is ever consulted.
+        async def llm_route(text: str) -> tuple[str, float]:
+            return await nodes.llm_route(models.chat, text)
+
+    return IntentRouter(
+        classifier,
+        fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
+        llm_route=llm_route,
+        mode=settings.router_llm,
+        min_confidence=settings.router_min_confidence,
+    )
+
+
+def _now(timezone: str | None) -> str:
+    try:
+        zone = ZoneInfo(timezone) if timezone else None
+    except Exception:  # an unknown zone name in the data must not break a turn
+        zone = None
+    now = datetime.now(zone).astimezone(zone)
+    return now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip()
+
+
+def turn_input(message: str, *, timezone: str | None) -> dict[str, Any]:
+    """A new turn: the message, the time, and every per-turn field reset."""
+    return {
+        "messages": [HumanMessage(content=message)],
+        "current_time": _now(timezone),
+        "query_type": None,
+        "router_confidence": 0.0,
+        "route_method": None,
+        "guardrail": None,
+        "retrieved_context": [],
+        "validation_result": None,
+        "retry_count": 0,
+        "retry_feedback": None,
+        "skip_validation": False,
+        "sources_used": [],
+    }
+
+
+def sources_of(state: dict[str, Any]) -> dict[str, Any]:
+    categories = state.get("sources_used") or []
+    items: list[str] = []
+    if categories:
+        for doc in state.get("retrieved_context") or []:
+            name = doc["metadata"].get("item_name")
+            if name and name not in items:
+                items.append(name)
+    return {"sources": categories, "items": items}
+
+
+def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
+    return Answer(
+        answer=last_ai_text(state.get("messages", [])),
+        route=state.get("query_type"),
+        confidence=state.get("router_confidence"),
+        sources=list(state.get("sources_used") or []),
+        validation=state.get("validation_result"),
+        thread_id=thread_id,
+        context=list(state.get("retrieved_context") or []),
+    )
+
+
+async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+    knowledge, _ = open_knowledge(settings, models)
+    source = knowledge.source
+    resources = AsyncExitStack()
+    checkpointer = await resources.enter_async_context(
+        open_checkpointer(settings.checkpointer, settings.checkpoint_path)
+    )
+    context = ConciergeContext(
+        llm=models.chat,
+        router=build_router(settings, models),
+        retriever=knowledge.retriever,
+        property=source.property,
+        categories=source.categories,
+        venue_names=sorted(
+            {item.name for item in source.items if item.category in VENUE_CATEGORIES}
+        ),
+        max_messages=settings.max_messages,
+        validate_with_llm=settings.validator_llm,
+    )
+    info = {
+        "assistant": NAME,
+        "name": source.property.get("name"),
+        "location": source.property.get("location"),
+        "categories": source.categories,
+        "document_count": knowledge.index.count(source.property_id),
+        "item_count": len(source.items),
+    }
+    return GraphAssistant(
+        NAME,
+        build_graph(checkpointer),
+        context,
+        info=info,
+        token_nodes={nodes.GENERATE},
+        turn_input=partial(turn_input, timezone=source.property.get("timezone")),
+        answer_of=answer_of,
+        sources_of=sources_of,
+        resources=resources,
+    )

@@ -1,0 +1,68 @@
+"""What the concierge graph carries through a turn, and the shapes of its structured outputs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+
+from frontdesk.knowledge.retriever import HybridRetriever
+from frontdesk.routing.router import IntentRouter
+
+QueryType = Literal[
+    "property_qa",
+    "hours_schedule",
+    "greeting",
+    "off_topic",
+    "gambling_advice",
+    "action_request",
+    "ambiguous",
+]
+QUERY_TYPES: tuple[str, ...] = QueryType.__args__  # type: ignore[attr-defined]
+
+
+class ConciergeState(TypedDict, total=False):
+    messages: Annotated[list[AnyMessage], add_messages]
+    query_type: str | None
+    router_confidence: float
+    # How the route was decided: fast_path, classifier, llm, guardrail or turn_limit.
+    route_method: str | None
+    # The guardrail family that flagged the message, if one did.
+    guardrail: str | None
+    retrieved_context: list[dict[str, Any]]
+    validation_result: str | None
+    retry_count: int
+    retry_feedback: str | None
+    # Set when the answer is a static message (no context, model error): nothing to validate.
+    skip_validation: bool
+    current_time: str
+    sources_used: list[str]
+
+
+class RouterOutput(BaseModel):
+    query_type: QueryType
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class ValidationResult(BaseModel):
+    status: Literal["PASS", "FAIL"]
+    reason: str = Field(max_length=400)
+
+
+@dataclass
+class ConciergeContext:
+    """What the nodes use besides state: models, retrieval, and the property's own facts."""
+
+    llm: BaseChatModel
+    router: IntentRouter
+    retriever: HybridRetriever
+    property: dict[str, Any]
+    categories: list[str]
+    venue_names: list[str] = field(default_factory=list)
+    max_messages: int = 40
+    history_messages: int = 6
+    validate_with_llm: bool = True

@@ -1,0 +1,95 @@
+"""Settings for every part of Frontdesk, read from FRONTDESK_* environment variables.
+
+One `Settings` object is built per process (`get_settings()`); tests build their own with
+explicit values instead of touching the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+LLMProvider = Literal["embedded", "openai", "google", "anthropic", "scripted"]
+EmbeddingsProvider = Literal["embedded", "hash", "openai", "google"]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="FRONTDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    # Which assistant `serve`, `chat` and `ask` use when none is named.
+    assistant: str = "concierge"
+
+    # Where everything Frontdesk writes lives: models, indexes, conversations.
+    data_dir: Path = Path(".frontdesk")
+
+    # Chat model.
+    llm_provider: LLMProvider = "embedded"
+    # For `embedded`: a key of frontdesk.llm.weights.MODELS; for hosted providers: their model name.
+    llm_model: str = "qwen2.5-coder-0.5b"
+    llm_base_url: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_temperature: float = 0.2
+    llm_max_tokens: int = 384
+    llm_timeout_s: float = 60.0
+    llm_context_tokens: int = 4096
+    llm_threads: int = Field(default_factory=lambda: max(1, os.cpu_count() or 1))
+    llm_seed: int = 7
+
+    # Embeddings.
+    embeddings_provider: EmbeddingsProvider = "embedded"
+    embeddings_model: str | None = None
+
+    # Knowledge: a file that replaces the assistant's own knowledge base (same JSON shape).
+    knowledge_file: Path | None = None
+
+    # Retrieval.
+    rag_top_k: int = 5
+    rag_chunk_size: int = 800
+    rag_chunk_overlap: int = 100
+    rag_rrf_k: int = 60
+    # Cosine similarity a hit's best dense match must reach for the context to count as relevant.
+    rag_min_similarity: float = 0.30
+
+    # Routing: the LLM router runs when configured ("always") or when the embedding
+    # classifier's confidence is below the threshold ("auto"); "never" keeps it off.
+    router_llm: Literal["auto", "always", "never"] = "auto"
+    router_min_confidence: float = 0.55
+
+    # Validation: the LLM reviewer runs after the deterministic grounding check.
+    validator_llm: bool = True
+
+    # Conversations.
+    checkpointer: Literal["sqlite", "memory"] = "sqlite"
+    max_messages: int = 40
+
+    # Server.
+    host: str = "127.0.0.1"
+    port: int = 8080
+    rate_limit_chat_per_minute: int = 20
+    sse_timeout_s: float = 60.0
+    allowed_origins: list[str] = ["http://127.0.0.1:8080", "http://localhost:8080"]
+    log_level: str = "INFO"
+    environment: str = "development"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.data_dir / "models"
+
+    def index_dir(self, assistant: str) -> Path:
+        return self.data_dir / "index" / assistant
+
+    @property
+    def checkpoint_path(self) -> Path:
+        return self.data_dir / "conversations.sqlite"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()

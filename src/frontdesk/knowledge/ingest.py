@@ -1,0 +1,70 @@
+"""Ingestion: knowledge file -> formatted chunks -> index, idempotent and incremental.
+
+Chunk ids are content hashes, so re-ingesting unchanged data adds nothing, an edited item
+replaces its old chunk, and an item removed from the file is removed from the index. The
+manifest records what was ingested so callers can skip the work when nothing changed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from frontdesk.knowledge.chunking import chunk_source
+from frontdesk.knowledge.index import PIPELINE_VERSION, KnowledgeIndex, ProgressCallback
+from frontdesk.knowledge.loader import KnowledgeSource
+
+
+@dataclass
+class IngestReport:
+    chunks: int
+    added: int
+    removed: int
+    unchanged: int
+    seconds: float
+    skipped: list[str] = field(default_factory=list)
+
+    @property
+    def chunks_per_second(self) -> float:
+        return self.added / self.seconds if self.seconds > 0 else 0.0
+
+
+def fingerprint(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> dict:
+    return {
+        "source": source.source,
+        "source_sha256": source.fingerprint,
+        "property_id": source.property_id,
+        "embeddings": index.embeddings_id,
+        "chunk_size": chunk_size,
+        "chunk_overlap": overlap,
+        "pipeline_version": PIPELINE_VERSION,
+    }
+
+
+def is_current(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> bool:
+    """True when the index already holds exactly this data, embedded the same way."""
+    return index.manifest() == fingerprint(source, index, chunk_size, overlap) and index.count(
+        source.property_id
+    ) > 0
+
+
+def ingest(
+    source: KnowledgeSource,
+    index: KnowledgeIndex,
+    *,
+    chunk_size: int = 800,
+    overlap: int = 100,
+    progress: ProgressCallback | None = None,
+) -> IngestReport:
+    started = time.perf_counter()
+    chunks = chunk_source(source, chunk_size, overlap)
+    sync = index.sync(chunks, source.property_id, progress=progress)
+    index.write_manifest(fingerprint(source, index, chunk_size, overlap))
+    return IngestReport(
+        chunks=len(chunks),
+        added=sync.added,
+        removed=sync.removed,
+        unchanged=sync.unchanged,
+        seconds=time.perf_counter() - started,
+        skipped=list(source.skipped),
+    )

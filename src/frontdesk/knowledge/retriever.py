@@ -1,0 +1,90 @@
+"""Hybrid retrieval: dense and BM25 rankings fused with reciprocal rank fusion.
+
+Dense search finds paraphrases ("somewhere to get a burger"); BM25 finds exact names and rare
+words ("Todd English", "Momentum Soar") that embeddings blur. RRF (Cormack et al. 2009, k=60)
+merges the two rankings without having to calibrate their scores against each other.
+
+Every search is filtered on `property_id`. A relevance threshold on the best dense similarity
+decides whether the knowledge base has anything to say at all: below it, retrieval returns
+nothing and the assistant says it does not know instead of answering from noise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from langchain_core.documents import Document
+
+from frontdesk.knowledge.index import KnowledgeIndex
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    top_k: int = 5
+    rrf_k: int = 60
+    min_similarity: float = 0.30
+    # How deep each ranking goes before fusion.
+    candidates: int = 20
+
+
+def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
+    """RRF score per id: the sum over rankings of 1 / (k + rank), rank starting at 1."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    return scores
+
+
+class HybridRetriever:
+    def __init__(self, index: KnowledgeIndex, property_id: str, settings: RetrievalSettings):
+        self.index = index
+        self.property_id = property_id
+        self.settings = settings
+
+    def search(self, query: str, top_k: int | None = None) -> list[dict[str, Any]]:
+        """Best chunks for `query` as `{content, metadata, score}` dicts, best first.
+
+        `score` is the chunk's dense cosine similarity (None when only BM25 found it).
+        """
+        top_k = top_k or self.settings.top_k
+        depth = max(self.settings.candidates, top_k * 4)
+        dense = self.index.dense_search(query, depth, self.property_id)
+        if not dense or dense[0][1] < self.settings.min_similarity:
+            return []
+        keyword = self.index.keyword_search(query, depth, self.property_id)
+
+        docs: dict[str, Document] = {}
+        similarity: dict[str, float] = {}
+        for doc, sim in dense:
+            docs[_key(doc)] = doc
+            similarity[_key(doc)] = sim
+        for doc, _ in keyword:
+            docs.setdefault(_key(doc), doc)
+        fused = reciprocal_rank_fusion(
+            [[_key(d) for d, _ in dense], [_key(d) for d, _ in keyword]], k=self.settings.rrf_k
+        )
+        ranked = sorted(fused, key=lambda key: fused[key], reverse=True)
+        results = []
+        for key in ranked:
+            sim = similarity.get(key)
+            # A dense hit below the threshold is noise even if BM25 liked a common word in it.
+            if sim is not None and sim < self.settings.min_similarity:
+                continue
+            doc = docs[key]
+            results.append(
+                {
+                    "content": doc.page_content,
+                    "metadata": dict(doc.metadata),
+                    "score": None if sim is None else round(sim, 4),
+                    "rrf": round(fused[key], 6),
+                }
+            )
+            if len(results) == top_k:
+                break
+        return results
+
+
+def _key(doc: Document) -> str:
+    return doc.id or f"{doc.metadata.get('source')}:{doc.page_content}"

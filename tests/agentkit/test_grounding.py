@@ -1,0 +1,66 @@
+from frontdesk.agentkit.grounding import check_grounding
+from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.validation import FAIL, PASS, RETRY, validation_outcome, validator_error_outcome
+
+CONTEXT = [
+    "Bobby's Burgers: American cuisine. Located in Casino of the Earth. Hours: Daily 11:00 AM-11:00 PM. "
+    "Price range: $ (burgers $12-$18). Phone: 860-862-8000.",
+    "Grand Arena: arena. Capacity: 10,000 seats. Next show December 31.",
+]
+VENUES = ["Bobby's Burgers", "Grand Arena", "Tuscany Trattoria"]
+
+
+def test_supported_specifics_pass_in_any_format():
+    answer = (
+        "Bobby's Burgers opens at 11 a.m. and closes at 11:00pm; burgers cost $12 to $18. "
+        "Call (860) 862-8000. The Grand Arena show is on Dec 31."
+    )
+    report = check_grounding(answer, CONTEXT, venue_names=VENUES)
+    assert report.grounded, report.unsupported
+
+
+def test_each_kind_of_unsupported_specific_is_reported():
+    answer = (
+        "Bobby's Burgers closes at 10 PM, burgers are $25, call 860-555-1234, "
+        "open on January 5, or try Tuscany Trattoria."
+    )
+    report = check_grounding(answer, CONTEXT, venue_names=VENUES)
+    assert not report.grounded
+    assert report.unsupported == [
+        "time 10:00pm",
+        "price 25",
+        "phone number 8605551234",
+        "date 01-05",
+        "venue 'Tuscany Trattoria'",
+    ]
+    assert "Tuscany Trattoria" in report.feedback()
+
+
+def test_trusted_facts_count_as_support():
+    answer = "Today is November 22. For help call 1-800-522-4700."
+    assert not check_grounding(answer, CONTEXT).grounded
+    assert check_grounding(
+        answer, CONTEXT, trusted_facts=["Sunday, November 22, 2026", "Helpline 1-800-522-4700"]
+    ).grounded
+
+
+def test_noon_and_midnight_are_times():
+    assert check_grounding("It opens at noon.", ["Hours: 12:00 PM-midnight"]).grounded
+    assert not check_grounding("It opens at noon.", ["Hours: 11:00 AM-9:00 PM"]).grounded
+
+
+def test_validation_loop_retries_once_then_fails():
+    assert validation_outcome(True, 0) == {"validation_result": PASS, "retry_feedback": None}
+    first = validation_outcome(False, 0, "made up a price")
+    assert first == {"validation_result": RETRY, "retry_count": 1, "retry_feedback": "made up a price"}
+    assert validation_outcome(False, 1, "still wrong")["validation_result"] == FAIL
+
+
+def test_validator_errors_pass_first_attempt_and_fail_closed_on_retry():
+    assert validator_error_outcome(0, "timeout")["validation_result"] == PASS
+    assert validator_error_outcome(1, "timeout")["validation_result"] == FAIL
+
+
+def test_prompts_survive_braces_and_dollars_in_user_text():
+    text = render("Q: $question ($missing)", question="what is {price} and $5 ${x}?")
+    assert text == "Q: what is {price} and $5 ${x}? ($missing)"

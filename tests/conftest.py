@@ -1,0 +1,39 @@
+"""Shared fixtures: deterministic embeddings, a small knowledge file, test settings."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from frontdesk.config import Settings
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture
+def small_kb(tmp_path: Path) -> Path:
+    target = tmp_path / "kb_small.json"
+    shutil.copy(FIXTURES / "kb_small.json", target)
+    return target
+
+
+@pytest.fixture
+def hash_embeddings():
+    from frontdesk.embeddings import build_embeddings
+
+    return build_embeddings(Settings(embeddings_provider="hash"))
+
+
+@pytest.fixture
+def test_settings(tmp_path: Path) -> Settings:
+    """Offline, fast settings: scripted model, hash embeddings, in-memory conversations."""
+    return Settings(
+        data_dir=tmp_path / "frontdesk",
+        llm_provider="scripted",
+        embeddings_provider="hash",
+        checkpointer="memory",
+        router_llm="never",
+        _env_file=None,
+    )
