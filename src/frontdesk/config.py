@@ -55,7 +55,7 @@ class Settings(BaseSettings):
     rag_chunk_overlap: int = 100
     rag_rrf_k: int = 60
     # Cosine similarity a hit's best dense match must reach for the context to count as relevant.
-    rag_min_similarity: float = 0.30
+    rag_min_similarity: float = 0.20
 
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off.

@@ -49,7 +49,7 @@ def make_service(knowledge, hash_embeddings, script, *, min_similarity=0.05, val
     source, index = knowledge
     llm = ScriptedChatModel(script=script)
     classifier = EmbeddingIntentClassifier(
-        hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts], k=3
+        hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts]
     )
     context = ConciergeContext(
         llm=llm,

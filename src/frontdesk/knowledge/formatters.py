@@ -105,6 +105,21 @@ _PLANS: dict[str, FieldPlan] = {
 }
 
 
+# "$$$$" means nothing to an embedding model or to BM25; guests say "cheap" or "fancy".
+_PRICE_WORDS = {
+    1: "inexpensive, budget-friendly",
+    2: "moderately priced",
+    3: "upscale",
+    4: "luxury fine dining, the most expensive tier",
+}
+
+
+def _price_words(value: Any) -> str | None:
+    text = _text(value)
+    tier = len(text) - len(text.lstrip("$"))
+    return _PRICE_WORDS.get(tier)
+
+
 def _format_with_plan(name: str, fields: dict[str, Any], plan: FieldPlan) -> str:
     parts = [f"{name}:"]
     used = set(_META_FIELDS)
@@ -114,6 +129,8 @@ def _format_with_plan(name: str, fields: dict[str, Any], plan: FieldPlan) -> str
         if value in (None, "", []):
             continue
         parts.append(_sentence(template.format(v=_text(value))))
+        if key == "price_range" and (words := _price_words(value)):
+            parts.append(_sentence(f"Price level: {words}"))
     description = fields.get("description")
     used.add("description")
     if description:

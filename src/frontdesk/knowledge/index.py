@@ -25,7 +25,7 @@ from frontdesk.knowledge.chunking import Chunk
 logger = logging.getLogger(__name__)
 
 # Bump when formatting or chunking changes what a chunk says: a stale index is then rebuilt.
-PIPELINE_VERSION = 1
+PIPELINE_VERSION = 2
 EMBED_BATCH = 32
 
 ProgressCallback = Callable[[int, int], None]  # (done, total)

@@ -23,7 +23,7 @@ from frontdesk.knowledge.index import KnowledgeIndex
 class RetrievalSettings:
     top_k: int = 5
     rrf_k: int = 60
-    min_similarity: float = 0.30
+    min_similarity: float = 0.20
     # How deep each ranking goes before fusion.
     candidates: int = 20
 
@@ -69,9 +69,6 @@ class HybridRetriever:
         results = []
         for key in ranked:
             sim = similarity.get(key)
-            # A dense hit below the threshold is noise even if BM25 liked a common word in it.
-            if sim is not None and sim < self.settings.min_similarity:
-                continue
             doc = docs[key]
             results.append(
                 {

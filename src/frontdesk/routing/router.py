@@ -96,6 +96,6 @@ def fast_paths_for(label: str, patterns: Iterable[str]) -> list[FastPath]:
 
 
 def _for_matching(text: str) -> str:
-    # Case-folded, accents kept, punctuation and emoji dropped, single spaces.
+    # Normalised as the guardrail sees it (case-folded, accents stripped), punctuation dropped.
     folded = normalize_text(text)
     return " ".join(re.sub(r"[^\w\s']", " ", folded).split())

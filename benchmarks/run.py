@@ -1,0 +1,232 @@
+"""`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
+
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm] [--out FILE]
+
+- graph:     one full turn through the concierge graph with the scripted model (so the figure
+             is the graph's own overhead: routing, retrieval, grounding, checkpointing), p50/p95
+- retrieval: hybrid search latency over the shipped retrieval queries, p50/p99
+- ingest:    a fresh index of the shipped knowledge base, chunks/s
+- chat:      POST /chat requests/s at 50 concurrent streams, scripted model, real server
+- llm:       embedded model time to first token and tokens/s (benchmarks/llm_runtime.py)
+Everything runs on this machine, offline, against 127.0.0.1 only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from statistics import quantiles
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results.json"
+
+
+def pct(values: list[float], q: int) -> float:
+    """The q-th percentile (inclusive method), in the values' unit."""
+    if len(values) == 1:
+        return values[0]
+    return quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+def machine() -> dict:
+    cpu = "unknown"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cores": os.cpu_count(), "python": platform.python_version()}
+
+
+def _settings(data_dir: Path, **updates):
+    from frontdesk.config import Settings
+
+    values = dict(data_dir=data_dir, checkpointer="memory", router_llm="never", _env_file=None)
+    values.update(updates)
+    return Settings(**values)
+
+
+def _scripted_model():
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    def reply(messages) -> str:
+        text = str(messages[-1].content)
+        if "Answer to review" in text:
+            return '{"status": "PASS", "reason": "grounded"}'
+        return "Here is what I found in the resort guide for you."
+
+    return ScriptedChatModel(script=reply)
+
+
+def _queries() -> list[str]:
+    from frontdesk.assistants.concierge.service import EVAL_DIR
+
+    rows = [json.loads(line) for line in (EVAL_DIR / "retrieval.jsonl").read_text().splitlines() if line.strip()]
+    return [row["query"] for row in rows]
+
+
+async def bench_graph(tmp: Path) -> dict:
+    from frontdesk.assistants.concierge.service import build_service
+    from frontdesk.runtime import Models
+
+    settings = _settings(tmp, llm_provider="scripted", validator_llm=True)
+    service = await build_service(settings, Models(settings, chat_override=_scripted_model()))
+    queries = _queries()
+    for query in queries[:10]:  # warm caches, load ONNX sessions
+        await service.ask(query, str(uuid.uuid4()))
+    timings = []
+    for query in queries:
+        started = time.perf_counter()
+        await service.ask(query, str(uuid.uuid4()))
+        timings.append((time.perf_counter() - started) * 1000)
+    await service.aclose()
+    return {"turns": len(timings), "p50_ms": round(pct(timings, 50), 2), "p95_ms": round(pct(timings, 95), 2)}
+
+
+def bench_retrieval(tmp: Path) -> dict:
+    from frontdesk.assistants.concierge.service import open_knowledge
+    from frontdesk.runtime import Models
+
+    settings = _settings(tmp)
+    knowledge, _ = open_knowledge(settings, Models(settings))
+    queries = _queries()
+    for query in queries[:10]:
+        knowledge.retriever.search(query)
+    timings = []
+    for _ in range(3):
+        for query in queries:
+            started = time.perf_counter()
+            knowledge.retriever.search(query)
+            timings.append((time.perf_counter() - started) * 1000)
+    return {"searches": len(timings), "p50_ms": round(pct(timings, 50), 2), "p99_ms": round(pct(timings, 99), 2)}
+
+
+def bench_ingest(tmp: Path) -> dict:
+    from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
+    from frontdesk.knowledge.index import KnowledgeIndex
+    from frontdesk.knowledge.ingest import ingest
+    from frontdesk.knowledge.loader import load_knowledge_file
+    from frontdesk.runtime import Models
+
+    settings = _settings(tmp)
+    models = Models(settings)
+    models.embeddings.embed_query("warm up")
+    index = KnowledgeIndex(tmp / "ingest-bench", models.embeddings, models.embeddings_id)
+    report = ingest(load_knowledge_file(KNOWLEDGE_FILE), index)
+    return {"chunks": report.chunks, "seconds": round(report.seconds, 2), "chunks_per_s": round(report.chunks_per_second, 1)}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def bench_chat(tmp: Path, concurrency: int = 50, total: int = 500) -> dict:
+    import httpx
+
+    port = _free_port()
+    env = dict(
+        os.environ,
+        FRONTDESK_LLM_PROVIDER="scripted",
+        FRONTDESK_CHECKPOINTER="memory",
+        FRONTDESK_ROUTER_LLM="never",
+        FRONTDESK_DATA_DIR=str(tmp),
+        FRONTDESK_RATE_LIMIT_CHAT_PER_MINUTE="1000000",
+        FRONTDESK_LOG_LEVEL="WARNING",
+    )
+    server = subprocess.Popen(
+        [sys.executable, "-m", "frontdesk.cli", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            deadline = time.monotonic() + 180
+            while time.monotonic() < deadline:
+                try:
+                    if (await client.get("/health/ready")).status_code == 200:
+                        break
+                except httpx.TransportError:
+                    pass
+                await asyncio.sleep(0.5)
+            else:
+                raise RuntimeError("the server did not become ready in 180 s")
+            queries = _queries()
+            latencies: list[float] = []
+            failures = 0
+            queue = list(range(total))
+
+            async def worker() -> None:
+                nonlocal failures
+                while queue:
+                    n = queue.pop()
+                    started = time.perf_counter()
+                    body = {"message": queries[n % len(queries)]}
+                    async with client.stream("POST", "/chat", json=body) as response:
+                        text = "".join([chunk async for chunk in response.aiter_text()])
+                    if response.status_code != 200 or "event: done" not in text:
+                        failures += 1
+                    latencies.append((time.perf_counter() - started) * 1000)
+
+            started = time.perf_counter()
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+            elapsed = time.perf_counter() - started
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return {
+        "requests": total,
+        "concurrency": concurrency,
+        "failures": failures,
+        "requests_per_s": round(total / elapsed, 1),
+        "p50_ms": round(pct(latencies, 50), 1),
+        "p95_ms": round(pct(latencies, 95), 1),
+    }
+
+
+def bench_llm() -> dict:
+    script = ROOT / "benchmarks" / "llm_runtime.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--json"], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm")
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args()
+    wanted = args.only.split(",")
+    results: dict = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    with tempfile.TemporaryDirectory(prefix="frontdesk-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        if "ingest" in wanted:
+            results["ingest"] = bench_ingest(tmp / "ingest")
+        if "retrieval" in wanted:
+            results["retrieval"] = bench_retrieval(tmp / "shared")
+        if "graph" in wanted:
+            results["graph"] = asyncio.run(bench_graph(tmp / "shared"))
+        if "chat" in wanted:
+            results["chat"] = asyncio.run(bench_chat(tmp / "shared"))
+        if "llm" in wanted:
+            results["llm"] = bench_llm()
+    print(json.dumps(results, indent=2))
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()

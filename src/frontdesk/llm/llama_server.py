@@ -1,0 +1,183 @@
+"""The in-process llama.cpp runtime (xllamacpp) behind the embedded chat model.
+
+xllamacpp embeds llama.cpp's server: one loaded model, several *slots* (parallel sequences,
+each with its own KV cache), JSON-schema constrained decoding and prompt caching. Each kind of
+call can keep its own slot, so the router's prompt does not evict the generator's cached
+system prompt: a later call that shares a slot's prefix only evaluates the new tokens.
+
+- A named slot (`generator`, `router`, `validator`, `default`) pins the call to that slot.
+- No slot (`None`, the default) lets llama.cpp choose: the free slot whose cached prompt shares
+  the longest prefix with the new one, else the least recently used. That keeps call kinds
+  apart without callers naming them.
+
+One runtime per (model file, context, threads) per process, shared by every chat model object
+built for it: the weights are loaded once. Concurrent requests are safe: llama.cpp's task queue
+serialises work per slot (different slots decode together in one batch), and a named slot also
+has a Python lock so a waiting caller can give up at its deadline instead of queueing blindly.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+# Call kinds that get their own KV-cache slot. Anything else shares "default".
+CACHE_SLOTS: tuple[str, ...] = ("generator", "router", "validator", "default")
+# Host-RAM cache of evicted slot prompts (llama.cpp defaults to 8 GiB; we share a small box).
+_PROMPT_RAM_CACHE_MIB = 256
+# llama.cpp log threshold: 1 = errors only (the default, 3, logs every request).
+_LOG_VERBOSITY = 1
+
+
+class _NoLock:
+    """Stands in for a slot lock when llama.cpp picks the slot (its queue serialises)."""
+
+    def acquire(self, timeout: float = -1) -> bool:
+        return True
+
+    def release(self) -> None:
+        pass
+
+
+_NO_LOCK = _NoLock()
+
+
+class LlamaRuntimeError(RuntimeError):
+    """llama.cpp refused or failed a request (e.g. the prompt does not fit the context)."""
+
+
+@dataclass(frozen=True)
+class RuntimeKey:
+    model_path: Path
+    context_tokens: int
+    threads: int
+
+
+class LlamaServerRuntime:
+    """A loaded GGUF with one KV-cache slot per call kind."""
+
+    def __init__(self, key: RuntimeKey, slots: tuple[str, ...] = CACHE_SLOTS) -> None:
+        if key.context_tokens < 256:
+            raise ValueError(f"llm_context_tokens must be at least 256, got {key.context_tokens}")
+        if key.threads < 1:
+            raise ValueError(f"llm_threads must be at least 1, got {key.threads}")
+        self.key = key
+        self.slots = slots
+        self._slot_locks = {name: threading.Lock() for name in slots}
+        self._server: Any = None
+        self._load_lock = threading.Lock()
+        self.load_seconds: float | None = None
+
+    @property
+    def loaded(self) -> bool:
+        return self._server is not None
+
+    def load(self) -> None:
+        """Load the weights (about a second for the 0.5B model); later calls are no-ops."""
+        with self._load_lock:
+            if self._server is not None:
+                return
+            import xllamacpp
+
+            params = xllamacpp.CommonParams()
+            params.model.path = str(self.key.model_path)
+            # Each slot gets the full configured context (the total is split across slots).
+            params.n_ctx = self.key.context_tokens * len(self.slots)
+            params.n_parallel = len(self.slots)
+            params.kv_unified = False
+            params.cache_prompt = True
+            params.ctx_shift = False
+            params.cache_ram_mib = _PROMPT_RAM_CACHE_MIB
+            params.cpuparams.n_threads = self.key.threads
+            params.cpuparams_batch.n_threads = self.key.threads
+            params.verbosity = _LOG_VERBOSITY
+            # xllamacpp also serves llama.cpp's HTTP API on a random localhost port; a random
+            # key keeps other local processes from using it. We call it in-process only.
+            params.api_keys = [secrets.token_urlsafe(32)]
+            started = time.perf_counter()
+            try:
+                self._server = xllamacpp.Server(params)
+            except RuntimeError as exc:
+                raise LlamaRuntimeError(
+                    f"llama.cpp could not load {self.key.model_path}: {exc}"
+                ) from exc
+            self.load_seconds = time.perf_counter() - started
+
+    def slot_id(self, name: str | None) -> int:
+        """llama.cpp's slot index for `name`; -1 (llama.cpp chooses) for None."""
+        if name is None:
+            return -1
+        if name not in self._slot_locks:
+            raise ValueError(f"unknown cache slot {name!r}; choose one of: {', '.join(self.slots)}")
+        return self.slots.index(name)
+
+    def chat(
+        self,
+        request: dict[str, Any],
+        *,
+        slot: str | None,
+        on_chunk: Callable[[dict[str, Any]], None],
+        cancelled: threading.Event,
+        deadline: float,
+    ) -> None:
+        """Stream one chat completion into `on_chunk` (blocking; run it in a worker thread).
+
+        Stops early when `cancelled` is set. Raises `TimeoutError` past `deadline`
+        (`time.monotonic()`), `LlamaRuntimeError` when llama.cpp reports an error.
+        """
+        self.load()
+        slot_index = self.slot_id(slot)
+        lock = self._slot_locks[slot] if slot is not None else _NO_LOCK
+        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            raise TimeoutError(f"the embedded model stayed busy (cache slot {slot!r})")
+        errors: list[dict[str, Any]] = []
+        raised: list[BaseException] = []
+        finished = False
+        try:
+
+            def receive(chunk: dict[str, Any]) -> bool:
+                # Returning True tells llama.cpp to stop this request. xllamacpp swallows
+                # exceptions raised in here, so they are kept and re-raised below.
+                nonlocal finished
+                if "error" in chunk or ("message" in chunk and "choices" not in chunk):
+                    errors.append(chunk.get("error", chunk))
+                    return True
+                try:
+                    on_chunk(chunk)
+                except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+                    raised.append(exc)
+                    return True
+                if any(c.get("finish_reason") for c in chunk.get("choices", [])):
+                    finished = True
+                return cancelled.is_set() or time.monotonic() > deadline
+
+            payload = {**request, "stream": True, "id_slot": slot_index}
+            self._server.handle_chat_completions(payload, receive)
+        finally:
+            lock.release()
+        if raised:
+            raise raised[0]
+        if errors:
+            error = errors[0]
+            raise LlamaRuntimeError(str(error.get("message", error)))
+        if not finished and not cancelled.is_set() and time.monotonic() > deadline:
+            raise TimeoutError("the embedded model did not finish within the time limit")
+
+
+_RUNTIMES: dict[RuntimeKey, LlamaServerRuntime] = {}
+_RUNTIMES_LOCK = threading.Lock()
+
+
+def shared_runtime(model_path: Path, *, context_tokens: int, threads: int) -> LlamaServerRuntime:
+    """The process-wide runtime for these settings (created on first use, loaded lazily)."""
+    key = RuntimeKey(model_path.resolve(), context_tokens, threads)
+    with _RUNTIMES_LOCK:
+        runtime = _RUNTIMES.get(key)
+        if runtime is None:
+            runtime = _RUNTIMES[key] = LlamaServerRuntime(key)
+        return runtime

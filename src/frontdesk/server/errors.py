@@ -1,0 +1,107 @@
+"""Every error the API returns is a JSON body `{"error": "<clear message>", ...}`.
+
+FastAPI's defaults (`{"detail": ...}` with pydantic internals) are replaced here so a
+client, or a person reading curl output, always finds one sentence under `error`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ApiError(Exception):
+    """An expected failure with an HTTP status and a message meant for the client."""
+
+    def __init__(
+        self,
+        status_code: int,
+        message: str,
+        *,
+        headers: dict[str, str] | None = None,
+        **extra: Any,
+    ) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
+        self.headers = headers
+        self.extra = extra
+
+
+def error_body(message: str, **extra: Any) -> dict[str, Any]:
+    return {"error": message, **extra}
+
+
+def _field_name(loc: tuple[Any, ...] | list[Any]) -> str:
+    # ("body", "message") -> "message"; ("query", "assistant") -> "assistant"
+    parts = [str(p) for p in loc if p not in ("body", "query", "path", "header")]
+    return ".".join(parts) or "body"
+
+
+def _describe(error: dict[str, Any]) -> str:
+    kind = error.get("type", "")
+    loc = tuple(error.get("loc", ()))
+    if kind == "json_invalid":
+        position = loc[1] if len(loc) > 1 else None
+        where = f" (near character {position})" if isinstance(position, int) else ""
+        return f"request body is not valid JSON{where}"
+    if loc == ("body",) and kind in ("missing", "model_attributes_type", "dict_type"):
+        return "request body must be a JSON object sent with Content-Type: application/json"
+    message = str(error.get("msg", "is invalid"))
+    # pydantic prefixes messages from our validators with "Value error, ".
+    message = message.removeprefix("Value error, ")
+    field = _field_name(loc)
+    if kind == "missing":
+        return f"{field} is required"
+    return message if message.startswith(field) else f"{field}: {message}"
+
+
+def validation_details(exc: RequestValidationError) -> list[dict[str, str]]:
+    # The rejected input is left out on purpose: it may be large or sensitive.
+    details = []
+    for error in exc.errors():
+        loc = tuple(error.get("loc", ()))
+        field = "body" if error.get("type") == "json_invalid" else _field_name(loc)
+        details.append({"field": field, "message": _describe(error), "type": error.get("type", "")})
+    return details
+
+
+async def _validation_error(request: Request, exc: RequestValidationError) -> JSONResponse:
+    details = validation_details(exc)
+    summary = "; ".join(dict.fromkeys(d["message"] for d in details)) or "invalid request"
+    return JSONResponse(error_body(f"Invalid request: {summary}", details=details), status_code=422)
+
+
+async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+    return JSONResponse(
+        error_body(exc.message, **exc.extra), status_code=exc.status_code, headers=exc.headers
+    )
+
+
+_HTTP_MESSAGES = {
+    404: "not found",
+    405: "method not allowed",
+    413: "request body is too large",
+}
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    detail = exc.detail if isinstance(exc.detail, str) else None
+    message = _HTTP_MESSAGES.get(exc.status_code) or detail or "request failed"
+    if exc.status_code == 404:
+        message = f"not found: {request.method} {request.url.path}"
+    elif exc.status_code == 405:
+        message = f"method {request.method} is not allowed on {request.url.path}"
+    return JSONResponse(
+        error_body(message), status_code=exc.status_code, headers=getattr(exc, "headers", None)
+    )
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(RequestValidationError, _validation_error)  # type: ignore[arg-type]
+    app.add_exception_handler(ApiError, _api_error)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]

@@ -1,0 +1,104 @@
+"""Turns an assistant's `ChatEvent` stream into SSE messages, bounded in time.
+
+The service's events pass through unchanged (`metadata -> token*|replace -> sources -> done`, or
+its own `error`). This layer guarantees what a client relies on even when the service misbehaves:
+the thread id comes first, an exception or the timeout ends the stream with one `error` event (a
+fixed sentence, never a traceback), nothing follows `done`, and the service's generator is always
+closed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anyio
+
+from frontdesk.assistants.base import AssistantService, ChatEvent
+
+logger = logging.getLogger("frontdesk.server")
+
+FAILURE_MESSAGE = "Sorry, something went wrong while answering. Please try again."
+CLOSE_TIMEOUT_S = 5.0
+
+
+def timeout_message(timeout_s: float) -> str:
+    return f"The assistant took too long to answer (over {timeout_s:g} s). Please try again."
+
+
+def sse_message(event: str, data: dict[str, Any]) -> dict[str, str]:
+    """One SSE message in the form EventSourceResponse encodes: `event:` + JSON `data:`."""
+    return {"event": event, "data": json.dumps(data, ensure_ascii=False, default=str)}
+
+
+async def chat_sse_stream(
+    service: AssistantService,
+    message: str,
+    thread_id: str,
+    *,
+    timeout_s: float,
+    request_id: str | None = None,
+) -> AsyncIterator[dict[str, str]]:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    events = aiter(service.stream(message, thread_id))
+    sent_metadata = False
+
+    def error(text: str) -> list[dict[str, str]]:
+        payload: dict[str, Any] = {"error": text}
+        if request_id:
+            payload["request_id"] = request_id
+        head = [] if sent_metadata else [sse_message("metadata", {"thread_id": thread_id})]
+        return [*head, sse_message("error", payload)]
+
+    try:
+        while True:
+            try:
+                # The timeout wraps only the wait for the next event, never the `yield`,
+                # so a slow client cannot be mistaken for a slow assistant.
+                async with asyncio.timeout_at(deadline):
+                    event = await anext(events)
+            except StopAsyncIteration:
+                return
+            if not isinstance(event, ChatEvent):
+                raise TypeError(f"assistant yielded {type(event).__name__}, not ChatEvent")
+            if not sent_metadata and event.event != "metadata":
+                yield sse_message("metadata", {"thread_id": thread_id})
+            sent_metadata = True
+            yield sse_message(event.event, event.data)
+            if event.event == "done":
+                # Nothing may follow `done`; a service's own `error` is passed through and
+                # whatever it sends after it (normally `done`) too.
+                return
+    except TimeoutError:
+        logger.warning(
+            "chat stream timed out after %.1f s (thread %s, request %s)",
+            timeout_s,
+            thread_id,
+            request_id,
+        )
+        for item in error(timeout_message(timeout_s)):
+            yield item
+    except (asyncio.CancelledError, GeneratorExit):
+        # The client went away mid-answer: expected, not an error.
+        logger.info(
+            "client disconnected during chat stream (thread %s, request %s)", thread_id, request_id
+        )
+        raise
+    except Exception:
+        logger.exception("chat stream failed (thread %s, request %s)", thread_id, request_id)
+        for item in error(FAILURE_MESSAGE):
+            yield item
+    finally:
+        closer = getattr(events, "aclose", None)
+        if closer is not None:
+            # Shielded: after a disconnect the surrounding scope is cancelled, and the
+            # service still deserves the chance to release what it holds.
+            with anyio.move_on_after(CLOSE_TIMEOUT_S, shield=True):
+                try:
+                    await closer()
+                except Exception:
+                    logger.exception("closing the assistant's stream failed")

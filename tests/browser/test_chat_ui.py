@@ -1,0 +1,409 @@
+"""The web chat UI in Debian's headless Chromium, against the real app serving a fake assistant.
+
+Runs uvicorn in a thread on a free 127.0.0.1 port and drives `/usr/bin/chromium` with Python
+Playwright (never `playwright install`: nothing is downloaded). Set FRONTDESK_SCREENSHOT to a
+path to also save a screenshot of a conversation there (e.g. docs/screenshot.png).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any, Self
+
+import pytest
+import uvicorn
+
+from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.config import Settings
+from frontdesk.server.app import create_app
+
+pytestmark = pytest.mark.browser
+
+sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+STORAGE_KEY = "frontdesk.chat.v1"
+
+POOL_Q = "Is the pool heated, and when is it open?"
+POOL_A = (
+    "Yes, the indoor saltwater pool is heated to 84°F all year. It is open daily from 6 am to "
+    "10 pm on the third floor, and towels are provided poolside. Children under 12 are welcome "
+    "with an adult until 8 pm."
+)
+DINNER_Q = "Where should we go for dinner tonight?"
+DINNER_A = (
+    "For dinner I'd suggest Salt & Pine, our rooftop seafood restaurant (5–10 pm, reservations "
+    "recommended), or the more casual Harbor Tavern in the lobby, which serves until midnight."
+)
+SPA_A = "The Tidewater Spa offers massages, facials and a eucalyptus steam room, 9 am to 8 pm."
+GREETING = "Hello! I'm the virtual concierge for Seaside Grand Hotel. How can I help you today?"
+
+ANSWERS = {  # keyword -> (answer, sources)
+    "pool": (POOL_A, ["amenities", "hours"]),
+    "dinner": (DINNER_A, ["dining"]),
+    "spa": (SPA_A, ["spa"]),
+}
+
+
+class ScriptedConcierge:
+    """Implements AssistantService with canned answers streamed word by word.
+
+    `gate` (a threading.Event, set by default) pauses the stream halfway through an answer
+    while cleared, so a test can look at the page in the middle of streaming.
+    """
+
+    name = "concierge"
+    ready = True
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.gate.set()
+        self.calls: list[tuple[str, str]] = []
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "name": "Seaside Grand Hotel",
+            "location": "Portland, Maine",
+            "categories": ["dining", "spa", "rooms", "pool"],
+            "document_count": 42,
+        }
+
+    async def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+        self.calls.append((message, thread_id))
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        lowered = message.lower()
+        if "fail" in lowered:
+            raise RuntimeError("simulated model crash")
+        if "unavailable" in lowered:  # how a real service reports its own failure
+            yield ChatEvent("error", {"error": "The knowledge base is unavailable right now."})
+            yield ChatEvent("done", {"done": True})
+            return
+        if lowered.startswith("hello"):
+            yield ChatEvent("token", {"content": "Let me check"})
+            await asyncio.sleep(0.05)
+            yield ChatEvent("replace", {"content": GREETING})
+            yield ChatEvent("sources", {"sources": []})
+            yield ChatEvent("done", {"done": True})
+            return
+        answer, sources = next(
+            (value for key, value in ANSWERS.items() if key in lowered),
+            (f"Here is what I know about: {message}", ["faq"]),
+        )
+        words = answer.split(" ")
+        for index, word in enumerate(words):
+            if index == len(words) // 2:
+                while not self.gate.is_set():
+                    await asyncio.sleep(0.02)
+            await asyncio.sleep(0.01)
+            yield ChatEvent("token", {"content": word if index == 0 else f" {word}"})
+        yield ChatEvent("sources", {"sources": sources})
+        yield ChatEvent("done", {"done": True})
+
+    async def ask(self, message: str, thread_id: str) -> Answer:  # pragma: no cover - unused
+        raise NotImplementedError
+
+    async def aclose(self) -> None:
+        pass
+
+
+class LiveServer:
+    """uvicorn in a background thread, on a socket bound before the thread starts (no race)."""
+
+    def __init__(self, service: ScriptedConcierge) -> None:
+        settings = Settings(rate_limit_chat_per_minute=1000, sse_timeout_s=10, allowed_origins=[])
+
+        async def factory(_settings: Settings):
+            return {service.name: service}
+
+        app = create_app(settings, service_factory=factory)
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.bind(("127.0.0.1", 0))
+        self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
+        config = uvicorn.Config(
+            app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(
+            target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True
+        )
+
+    def __enter__(self) -> Self:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.socket.close()
+
+
+@pytest.fixture(scope="module")
+def concierge() -> ScriptedConcierge:
+    return ScriptedConcierge()
+
+
+@pytest.fixture(scope="module")
+def live_server(concierge) -> Iterator[LiveServer]:
+    with LiveServer(concierge) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`")
+    with sync_api.sync_playwright() as playwright:
+        try:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            )
+        except sync_api.Error as exc:
+            pytest.fail(
+                f"could not start Chromium at {CHROMIUM} ({exc}); "
+                "install it with `apt-get install chromium`"
+            )
+        yield browser
+        browser.close()
+
+
+def open_page(browser, live_server, problems: list[str], **context_options):
+    context = browser.new_context(**context_options)
+    page = context.new_page()
+    # Any script error or console error (a CSP violation is one) fails the test.
+    page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
+    page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
+    page.goto(live_server.url + "/")
+    expect(page.locator("#status")).to_have_attribute("data-state", "online")
+    return page
+
+
+@pytest.fixture
+def problems() -> Iterator[list[str]]:
+    found: list[str] = []
+    yield found
+    assert found == [], found
+
+
+@pytest.fixture
+def page(browser, live_server, problems):
+    page = open_page(browser, live_server, problems, viewport={"width": 1100, "height": 800})
+    yield page
+    page.context.close()
+
+
+def assistant_messages(page):
+    return page.locator('#messages li[data-role="assistant"]')
+
+
+def send(page, text: str) -> None:
+    box = page.get_by_label("Your message")
+    box.fill(text)
+    box.press("Enter")
+
+
+def wait_for_answer(page, text: str):
+    last = assistant_messages(page).last
+    expect(last.locator(".bubble-text")).to_have_text(text)
+    expect(last).to_have_attribute("data-status", "done")
+    return last
+
+
+def test_streams_answer_with_sources_and_survives_reload(page, concierge):
+    expect(page).to_have_title("Seaside Grand Hotel · Concierge")
+    expect(page.locator("#property-name")).to_have_text("Seaside Grand Hotel")
+
+    concierge.gate.clear()  # hold the answer halfway
+    send(page, POOL_Q)
+    expect(page.locator('#messages li[data-role="user"] .bubble-text')).to_have_text(POOL_Q)
+    answer = assistant_messages(page).last
+    half = " ".join(POOL_A.split(" ")[: len(POOL_A.split(" ")) // 2])
+    expect(answer.locator(".bubble-text")).to_have_text(half)
+    # Mid-stream: partial text, streaming state, composer disabled, no sources yet.
+    expect(answer).to_have_attribute("data-status", "streaming")
+    expect(page.get_by_label("Your message")).to_be_disabled()
+    expect(page.get_by_role("button", name="Send")).to_be_disabled()
+    expect(answer.locator(".source-chip")).to_have_count(0)
+    concierge.gate.set()
+
+    wait_for_answer(page, POOL_A)
+    expect(answer.locator(".source-chip")).to_have_text(["amenities", "hours"])
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    message, thread_id = concierge.calls[-1]
+    assert message == POOL_Q and uuid.UUID(thread_id)
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('{STORAGE_KEY}'))")
+    assert stored["threadId"] == thread_id
+
+    page.reload()
+    expect(page.locator("#welcome")).to_be_hidden()
+    expect(page.locator("#messages .bubble-text")).to_have_text([POOL_Q, POOL_A])
+    expect(assistant_messages(page).last.locator(".source-chip")).to_have_text(
+        ["amenities", "hours"]
+    )
+
+    # The conversation continues on the same thread after the reload.
+    send(page, DINNER_Q)
+    wait_for_answer(page, DINNER_A)
+    assert concierge.calls[-1] == (DINNER_Q, thread_id)
+
+    page.get_by_role("button", name="New conversation").click()
+    expect(page.locator("#messages li")).to_have_count(0)
+    expect(page.locator("#welcome")).to_be_visible()
+    assert page.evaluate(f"localStorage.getItem('{STORAGE_KEY}')") is None
+    page.reload()
+    expect(page.locator("#messages li")).to_have_count(0)
+
+    send(page, DINNER_Q)
+    wait_for_answer(page, DINNER_A)
+    assert concierge.calls[-1][1] != thread_id
+
+
+def test_replace_suggestions_and_polite_errors(page, concierge):
+    # Topic suggestions come from GET /property; clicking one asks about it.
+    expect(page.locator(".suggestion")).to_have_text(["Dining", "Spa", "Rooms", "Pool"])
+    page.get_by_role("button", name="Spa").click()
+    wait_for_answer(page, SPA_A)
+    assert concierge.calls[-1][0] == "What can you tell me about spa?"
+
+    send(page, "hello there")
+    greeting = wait_for_answer(page, GREETING)  # the draft token was replaced, not appended
+    expect(greeting.locator(".sources")).to_have_count(0)
+
+    send(page, "please fail now")
+    failed = assistant_messages(page).last
+    expect(failed).to_have_attribute("data-status", "error")
+    expect(failed.locator(".bubble-text")).to_have_text(
+        "Sorry, something went wrong while answering. Please try again."
+    )
+    expect(page.get_by_label("Your message")).to_be_enabled()
+    assert "simulated" not in page.content()
+
+    send(page, "is the kb unavailable?")
+    reported = assistant_messages(page).last
+    expect(reported.locator(".bubble-text")).to_have_text(
+        "The knowledge base is unavailable right now."
+    )
+    expect(reported).to_have_attribute(
+        "data-status", "error"
+    )  # the `done` after it changes nothing
+
+    # Shift+Enter makes a new line instead of sending.
+    box = page.get_by_label("Your message")
+    box.fill("first line")
+    box.press("Shift+Enter")
+    box.type("second line")
+    assert box.input_value() == "first line\nsecond line"
+    expect(assistant_messages(page)).to_have_count(4)
+
+
+@pytest.mark.parametrize(
+    ("fulfil", "expected"),
+    [
+        (
+            {"status": 429, "headers": {"Retry-After": "7"}, "json": {"error": "Too many"}},
+            "You're sending messages a little quickly. Please wait 7 seconds and try again.",
+        ),
+        (
+            {"status": 503, "json": {"error": "not ready"}},
+            "The assistant is still getting ready. Please try again in a moment.",
+        ),
+        (None, "Couldn't reach the assistant. Check your connection and try again."),
+    ],
+    ids=["rate-limited", "not-ready", "network-down"],
+)
+def test_refused_requests_are_explained_politely(page, problems, fulfil, expected):
+    def answer(route):
+        if fulfil is None:
+            route.abort("connectionrefused")
+        else:
+            route.fulfill(**fulfil)
+
+    page.route("**/chat", answer)
+    send(page, DINNER_Q)
+    failed = assistant_messages(page).last
+    expect(failed).to_have_attribute("data-status", "error")
+    expect(failed.locator(".bubble-text")).to_have_text(expected)
+    # The question comes back to the composer so it can be sent again.
+    expect(page.get_by_label("Your message")).to_have_value(DINNER_Q)
+    expect(page.get_by_role("button", name="Send")).to_be_enabled()
+    # The browser logs the refused request itself; that is expected here, nothing else is.
+    problems[:] = [p for p in problems if "Failed to load resource" not in p]
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_phone_width_layout(browser, live_server, problems, width):
+    page = open_page(
+        browser,
+        live_server,
+        problems,
+        viewport={"width": width, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        send(page, POOL_Q)
+        wait_for_answer(page, POOL_A)
+        # Nothing overflows sideways, and every control sits inside the viewport.
+        scroll_width = page.evaluate("document.documentElement.scrollWidth")
+        assert scroll_width <= width
+        for selector in [
+            "#composer",
+            "#new-conversation",
+            "#messages li[data-role=assistant]",
+            ".source-chip",
+        ]:
+            box = page.locator(selector).first.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
+            assert box["y"] + box["height"] <= 740 + 0.5, selector
+        expect(page.get_by_role("button", name="New conversation")).to_be_visible()
+    finally:
+        page.context.close()
+
+
+def test_screenshot(browser, live_server, problems):
+    target = os.environ.get("FRONTDESK_SCREENSHOT")
+    if not target:
+        pytest.skip("set FRONTDESK_SCREENSHOT=<path> to save a screenshot")
+    page = open_page(
+        browser,
+        live_server,
+        problems,
+        viewport={"width": 1100, "height": 760},
+        device_scale_factor=2,
+        color_scheme="light",
+    )
+    try:
+        send(page, POOL_Q)
+        wait_for_answer(page, POOL_A)
+        send(page, DINNER_Q)
+        wait_for_answer(page, DINNER_A)
+        page.get_by_label("Your message").fill("Do you have parking for guests?")
+        page.wait_for_timeout(300)  # let smooth scrolling settle
+        Path(target).parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=target)
+        assert Path(target).stat().st_size > 10_000
+    finally:
+        page.context.close()

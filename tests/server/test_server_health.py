@@ -1,0 +1,158 @@
+"""Health probes, assistant info, the UI's static files, and the service lifecycle."""
+
+from __future__ import annotations
+
+import re
+
+from frontdesk import __version__
+
+
+async def test_health_is_healthy_with_a_ready_loaded_assistant(client):
+    response = await client.get("/health")
+
+    assert response.status_code == 200
+    assert response.json() == {
+        "status": "healthy",
+        "version": __version__,
+        "agent_ready": True,
+        "property_loaded": True,
+        "assistant": "concierge",
+    }
+    assert (await client.get("/health/live")).json() == {"status": "alive"}
+    ready = await client.get("/health/ready")
+    assert ready.status_code == 200 and ready.json()["status"] == "ready"
+
+
+async def test_health_degraded_when_the_factory_raises(settings, start):
+    async def broken_factory(settings):
+        raise RuntimeError("model file is corrupt")
+
+    async with start(settings, factory=broken_factory) as client:
+        health = await client.get("/health")
+        live = await client.get("/health/live")
+        ready = await client.get("/health/ready")
+        assistants = await client.get("/assistants")
+
+    assert health.status_code == 200
+    body = health.json()
+    assert body["status"] == "degraded"
+    assert body["agent_ready"] is False and body["property_loaded"] is False
+    assert "failed to load" in body["reason"] and "corrupt" not in body["reason"]
+    assert live.status_code == 200
+    assert ready.status_code == 503 and "not ready" in ready.json()["error"]
+    assert assistants.json()["assistants"] == []
+
+
+async def test_health_degraded_when_not_ready(settings, make_service, start):
+    async with start(settings, make_service(ready=False)) as client:
+        body = (await client.get("/health")).json()
+        ready = await client.get("/health/ready")
+
+    assert body["status"] == "degraded" and body["agent_ready"] is False
+    assert body["property_loaded"] is True
+    assert ready.status_code == 503
+
+
+async def test_property_not_loaded_when_the_index_is_empty(settings, make_service, start):
+    empty = make_service(info_data={"name": "Empty Inn", "categories": [], "document_count": 0})
+    async with start(settings, empty) as client:
+        body = (await client.get("/health")).json()
+
+    assert body["status"] == "degraded"
+    assert body["agent_ready"] is True and body["property_loaded"] is False
+
+
+async def test_health_degraded_when_default_assistant_is_missing(settings, make_service, start):
+    async with start(settings, make_service("spa-desk")) as client:
+        body = (await client.get("/health")).json()
+
+    assert body["status"] == "degraded"
+    assert "'concierge' is not loaded" in body["reason"]
+
+
+async def test_property_and_assistants(settings, make_service, start):
+    concierge = make_service("concierge")
+    spa = make_service("spa-desk", ready=False, info_data={"name": "Spa", "document_count": 3})
+    async with start(settings, concierge, spa) as client:
+        prop = await client.get("/property")
+        named = await client.get("/property", params={"assistant": "concierge"})
+        not_ready = await client.get("/property", params={"assistant": "spa-desk"})
+        listing = await client.get("/assistants")
+
+    assert prop.status_code == 200
+    assert prop.json() == {"assistant": "concierge", **concierge.info()}
+    assert named.json() == prop.json()
+    assert not_ready.status_code == 503
+    assert listing.json() == {
+        "default": "concierge",
+        "assistants": [
+            {"name": "concierge", "ready": True, "info": concierge.info()},
+            {"name": "spa-desk", "ready": False, "info": spa.info()},
+        ],
+    }
+
+
+async def test_index_serves_the_chat_ui_without_inline_script(client):
+    response = await client.get("/")
+
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/html")
+    html = response.text
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", html, flags=re.DOTALL)
+    assert scripts, "the page loads its JavaScript"
+    # Every script is an external file with an empty body: the CSP forbids inline code.
+    assert all('src="/static/' in attrs and not body.strip() for attrs, body in scripts)
+    assert not re.search(r"\son[a-z]+=", html), "no inline event handlers"
+    assert "<style" not in html and "style=" not in html
+    assert "http://" not in html and "https://" not in html, "no CDN or remote assets"
+
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', html):
+        static = await client.get(asset)
+        assert static.status_code == 200, asset
+        assert static.content
+
+
+async def test_static_javascript_has_a_script_content_type(client):
+    response = await client.get("/static/app.js")
+
+    assert response.status_code == 200
+    assert "javascript" in response.headers["content-type"]
+
+
+async def test_lifespan_closes_services_even_when_one_fails_to_close(
+    settings, make_service, start, caplog
+):
+    good, bad = make_service("concierge"), make_service("spa-desk")
+
+    async def failing_close():
+        raise OSError("disk went away")
+
+    bad.aclose = failing_close
+    async with start(settings, bad, good) as client:
+        assert (await client.get("/health")).json()["status"] == "healthy"
+        assert not good.closed
+
+    assert good.closed
+    assert any("closing assistant spa-desk failed" in r.getMessage() for r in caplog.records)
+
+
+def test_serve_runs_uvicorn_on_the_configured_address(settings, monkeypatch):
+    import uvicorn
+    from fastapi import FastAPI
+
+    from frontdesk.server import app as server_app
+
+    calls: list[dict] = []
+    monkeypatch.setattr(
+        uvicorn, "run", lambda app, **options: calls.append({"app": app, **options})
+    )
+    monkeypatch.setattr(server_app, "configure_logging", lambda settings: None)
+    settings.host, settings.port = "0.0.0.0", 9123
+
+    server_app.serve(settings)
+
+    assert len(calls) == 1
+    call = calls[0]
+    assert (call["host"], call["port"]) == ("0.0.0.0", 9123)
+    assert isinstance(call["app"], FastAPI) and call["app"].state.settings is settings
+    assert call["access_log"] is False  # our middleware writes the access log
