@@ -53,7 +53,7 @@ def machine() -> dict:
 def _settings(data_dir: Path, **updates):
     from frontdesk.config import Settings
 
-    values = dict(data_dir=data_dir, checkpointer="memory", router_llm="never", _env_file=None)
+    values = {"data_dir": data_dir, "checkpointer": "memory", "router_llm": "never", "_env_file": None}
     values.update(updates)
     return Settings(**values)
 
@@ -138,16 +138,16 @@ async def bench_chat(tmp: Path, concurrency: int = 50, total: int = 500) -> dict
     import httpx
 
     port = _free_port()
-    env = dict(
-        os.environ,
-        FRONTDESK_LLM_PROVIDER="scripted",
-        FRONTDESK_CHECKPOINTER="memory",
-        FRONTDESK_ROUTER_LLM="never",
-        FRONTDESK_DATA_DIR=str(tmp),
-        FRONTDESK_RATE_LIMIT_CHAT_PER_MINUTE="1000000",
-        FRONTDESK_LOG_LEVEL="WARNING",
-    )
-    server = subprocess.Popen(
+    env = {
+        **os.environ,
+        "FRONTDESK_LLM_PROVIDER": "scripted",
+        "FRONTDESK_CHECKPOINTER": "memory",
+        "FRONTDESK_ROUTER_LLM": "never",
+        "FRONTDESK_DATA_DIR": str(tmp),
+        "FRONTDESK_RATE_LIMIT_CHAT_PER_MINUTE": "1000000",
+        "FRONTDESK_LOG_LEVEL": "WARNING",
+    }
+    server = subprocess.Popen(  # noqa: ASYNC220 - started once, before any timing
         [sys.executable, "-m", "frontdesk.cli", "serve", "--port", str(port)],
         env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )

@@ -102,40 +102,31 @@ def ingest(
     ] = False,
 ) -> None:
     """Load the assistant's knowledge into its index (idempotent)."""
-    from frontdesk.knowledge.index import KnowledgeIndex
-    from frontdesk.knowledge.ingest import ingest as run_ingest
-    from frontdesk.knowledge.ingest import is_current
-    from frontdesk.knowledge.loader import load_knowledge_file
     from frontdesk.runtime import Models
 
     settings = _settings(assistant)
     module = _module(settings.assistant)
-    try:
-        source = load_knowledge_file(module.knowledge_path(settings))
-        models = Models(settings)
-        index = KnowledgeIndex(settings.index_dir(settings.assistant), models.embeddings, models.embeddings_id)
-    except FrontdeskError as exc:
-        raise _fail(str(exc)) from None
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    for warning in source.skipped:
-        console.print(f"[yellow]warning:[/] {warning}")
-    if if_changed and is_current(source, index, settings.rag_chunk_size, settings.rag_chunk_overlap):
-        console.print(f"Index for [bold]{settings.assistant}[/] is current; nothing to do.")
-        return
     with _progress() as progress:
-        task = progress.add_task(f"Embedding {source.source}", total=None)
+        task = progress.add_task("Embedding knowledge", total=None)
 
         def update(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
-        report = run_ingest(
-            source,
-            index,
-            chunk_size=settings.rag_chunk_size,
-            overlap=settings.rag_chunk_overlap,
-            progress=update,
-        )
+        try:
+            knowledge, report = module.open_knowledge(
+                settings,
+                Models(settings),
+                ingest_mode="if_changed" if if_changed else "always",
+                progress=update,
+            )
+        except (FrontdeskError, ValueError) as exc:
+            raise _fail(str(exc)) from None
+    source = knowledge.source
+    for warning in source.skipped:
+        console.print(f"[yellow]warning:[/] {warning}")
+    if report is None:
+        console.print(f"Index for [bold]{settings.assistant}[/] is current; nothing to do.")
+        return
     console.print(
         f"{report.chunks} chunks from {len(source.items)} items: {report.added} added, "
         f"{report.removed} removed, {report.unchanged} unchanged, {len(report.skipped)} items "

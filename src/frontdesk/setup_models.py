@@ -141,8 +141,7 @@ def require_model_file(model: ModelFile, models_dir: Path) -> Path:
     state = "is not verified" if path.exists() else "is not installed"
     hint = " --optional" if model.optional else ""
     raise ModelNotInstalledError(
-        f"{model.description} {state} (expected {path}). "
-        f"Install it with: {INSTALL_COMMAND}{hint}"
+        f"{model.description} {state} (expected {path}). Install it with: {INSTALL_COMMAND}{hint}"
     )
 
 

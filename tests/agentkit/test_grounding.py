@@ -1,10 +1,16 @@
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.prompts import render
-from frontdesk.agentkit.validation import FAIL, PASS, RETRY, validation_outcome, validator_error_outcome
+from frontdesk.agentkit.validation import (
+    FAIL,
+    PASS,
+    RETRY,
+    validation_outcome,
+    validator_error_outcome,
+)
 
 CONTEXT = [
-    "Bobby's Burgers: American cuisine. Located in Casino of the Earth. Hours: Daily 11:00 AM-11:00 PM. "
-    "Price range: $ (burgers $12-$18). Phone: 860-862-8000.",
+    ("Bobby's Burgers: American cuisine. Located in Casino of the Earth. Hours: Daily 11:00 AM-11:00 PM. "
+    "Price range: $ (burgers $12-$18). Phone: 860-862-8000."),
     "Grand Arena: arena. Capacity: 10,000 seats. Next show December 31.",
 ]
 VENUES = ["Bobby's Burgers", "Grand Arena", "Tuscany Trattoria"]

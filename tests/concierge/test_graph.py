@@ -66,7 +66,7 @@ async def test_ungrounded_answer_is_retried_with_feedback(concierge):
 
 
 async def test_second_failure_falls_back_with_contact_details(concierge):
-    service, llm = concierge(["It closes at 2:00 AM.", "It closes at 3:00 AM."])
+    service, _ = concierge(["It closes at 2:00 AM.", "It closes at 3:00 AM."])
     answer = await service.ask("when does bobby's burgers close", tid())
     assert answer.validation == "FAIL"
     assert "1-888-555-0100" in answer.answer

@@ -22,7 +22,8 @@ _model_file = MODELS.get(SETTINGS.llm_model)
 pytestmark = [
     pytest.mark.model,
     pytest.mark.skipif(
-        _model_file is None or not is_verified(_model_file.path(SETTINGS.models_dir), _model_file.sha256),
+        _model_file is None
+        or not is_verified(_model_file.path(SETTINGS.models_dir), _model_file.sha256),
         reason="embedded chat model not installed: frontdesk models install",
     ),
 ]

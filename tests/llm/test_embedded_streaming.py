@@ -35,6 +35,9 @@ class FakeRuntime:
         self.stopped_early = threading.Event()
         self.thread_names: list[str] = []
 
+    def spawn(self, work, cancelled, name):
+        threading.Thread(target=work, name=name, daemon=True).start()
+
     def chat(self, request, *, slot, on_chunk, cancelled, deadline):
         self.requests.append((request, slot))
         self.thread_names.append(threading.current_thread().name)
@@ -255,6 +258,30 @@ def test_runtime_reraises_errors_from_the_consumer(tmp_path):
             cancelled=threading.Event(),
             deadline=time.monotonic() + 5,
         )
+
+
+def test_close_cancels_in_flight_requests_and_unloads(tmp_path):
+    server = FakeServer([chunk("x")] * 500, delay_s=0.01)
+    runtime = runtime_with(server, tmp_path)
+    cancelled = threading.Event()
+    received: list[dict] = []
+    runtime.spawn(
+        lambda: runtime.chat(
+            {},
+            slot=None,
+            on_chunk=received.append,
+            cancelled=cancelled,
+            deadline=time.monotonic() + 30,
+        ),
+        cancelled,
+        name="test-worker",
+    )
+    time.sleep(0.05)
+    started = time.monotonic()
+    runtime.close()
+    assert time.monotonic() - started < 2 and cancelled.is_set()
+    assert 0 < len(received) < 500
+    assert not runtime.loaded and not runtime._active
 
 
 def test_runtime_refuses_nonsense_settings(tmp_path):

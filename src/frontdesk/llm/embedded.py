@@ -157,7 +157,7 @@ class EmbeddedChatModel(BaseChatModel):
             except BaseException as exc:  # noqa: BLE001 - handed to the consumer
                 put(_Failed(exc))
 
-        threading.Thread(target=run, name=f"frontdesk-llm-{slot or 'auto'}", daemon=True).start()
+        self._runtime.spawn(run, cancelled, name=f"frontdesk-llm-{slot or 'auto'}")
         return cancelled, deadline
 
     def _wait_s(self, deadline: float) -> float:
@@ -177,7 +177,9 @@ class EmbeddedChatModel(BaseChatModel):
             return ChatGenerationChunk(message=AIMessageChunk(content=text)) if text else None
         timings = raw.get("timings", {})
         usage = raw.get("usage") or {}
-        input_tokens = usage.get("prompt_tokens", timings.get("prompt_n", 0) + timings.get("cache_n", 0))
+        input_tokens = usage.get(
+            "prompt_tokens", timings.get("prompt_n", 0) + timings.get("cache_n", 0)
+        )
         output_tokens = usage.get("completion_tokens", timings.get("predicted_n", 0))
         message = AIMessageChunk(
             content=text,

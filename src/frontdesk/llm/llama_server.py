@@ -18,6 +18,7 @@ has a Python lock so a waiting caller can give up at its deadline instead of que
 
 from __future__ import annotations
 
+import atexit
 import secrets
 import threading
 import time
@@ -26,7 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-# Call kinds that get their own KV-cache slot. Anything else shares "default".
+# The KV-cache slots, by the call kind a caller can pin to each; with no slot named,
+# llama.cpp picks among the same slots by shared prompt prefix.
 CACHE_SLOTS: tuple[str, ...] = ("generator", "router", "validator", "default")
 # Host-RAM cache of evicted slot prompts (llama.cpp defaults to 8 GiB; we share a small box).
 _PROMPT_RAM_CACHE_MIB = 256
@@ -72,6 +74,9 @@ class LlamaServerRuntime:
         self._server: Any = None
         self._load_lock = threading.Lock()
         self.load_seconds: float | None = None
+        # In-flight worker threads and their cancel switches, so close() can stop them.
+        self._active: set[tuple[threading.Thread, threading.Event]] = set()
+        self._active_lock = threading.Lock()
 
     @property
     def loaded(self) -> bool:
@@ -107,6 +112,37 @@ class LlamaServerRuntime:
                     f"llama.cpp could not load {self.key.model_path}: {exc}"
                 ) from exc
             self.load_seconds = time.perf_counter() - started
+
+    def spawn(self, work: Callable[[], None], cancelled: threading.Event, name: str) -> None:
+        """Run `work` (a blocking `chat` call) in a worker thread that `close()` can stop."""
+
+        def run() -> None:
+            try:
+                work()
+            finally:
+                with self._active_lock:
+                    self._active.discard(entry)
+
+        thread = threading.Thread(target=run, name=name, daemon=True)
+        entry = (thread, cancelled)
+        with self._active_lock:
+            self._active.add(entry)
+        thread.start()
+
+    def close(self, timeout_s: float = 10.0) -> None:
+        """Cancel in-flight requests, wait for them, and unload the model.
+
+        Called at interpreter exit: a worker thread still inside llama.cpp when Python
+        finalises gets torn down mid-call and aborts the process.
+        """
+        with self._active_lock:
+            active = list(self._active)
+        for _, cancelled in active:
+            cancelled.set()
+        for thread, _ in active:
+            thread.join(timeout_s)
+        with self._load_lock:
+            self._server = None  # the destructor stops llama.cpp's loop and frees memory
 
     def slot_id(self, name: str | None) -> int:
         """llama.cpp's slot index for `name`; -1 (llama.cpp chooses) for None."""
@@ -171,6 +207,15 @@ class LlamaServerRuntime:
 
 _RUNTIMES: dict[RuntimeKey, LlamaServerRuntime] = {}
 _RUNTIMES_LOCK = threading.Lock()
+
+
+@atexit.register
+def close_all() -> None:
+    """Stop and unload every shared runtime (runs at interpreter exit)."""
+    with _RUNTIMES_LOCK:
+        runtimes = list(_RUNTIMES.values())
+    for runtime in runtimes:
+        runtime.close()
 
 
 def shared_runtime(model_path: Path, *, context_tokens: int, threads: int) -> LlamaServerRuntime:

@@ -39,9 +39,7 @@ def json_schema_of(schema: Any) -> tuple[str, dict[str, Any]]:
     )
 
 
-def structured_output(
-    bound_model: Runnable, schema: Any, *, include_raw: bool = False
-) -> Runnable:
+def structured_output(bound_model: Runnable, schema: Any, *, include_raw: bool = False) -> Runnable:
     """`bound_model | parser`, or the raw/parsed/parsing_error dict when `include_raw`."""
     parser: Runnable = (
         PydanticOutputParser(pydantic_object=schema)

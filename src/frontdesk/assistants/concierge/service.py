@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage
@@ -43,8 +43,10 @@ EVAL_DIR = DATA_DIR / "eval"
 
 # Unmistakable greetings skip the classifier (normalised: case-folded, punctuation dropped).
 GREETING_PATTERNS = [
-    r"(hi|hello|hey|hiya|howdy|greetings|hola|buenas|buenos dias|good (morning|afternoon|evening|day))"
-    r"( there| all| everyone| concierge| friend)?",
+    (
+        r"(hi|hello|hey|hiya|howdy|greetings|hola|buenas|buenos dias"
+        r"|good (morning|afternoon|evening|day))( there| all| everyone| concierge| friend)?"
+    ),
 ]
 # Categories that are venues: a name of one of these in an answer must be in its context.
 VENUE_CATEGORIES = ("restaurants", "entertainment", "hotel", "amenities", "gaming")
@@ -65,15 +67,18 @@ def open_knowledge(
     settings: Settings,
     models: Models,
     *,
-    ingest_if_needed: bool = True,
+    ingest_mode: Literal["if_changed", "always", "never"] = "if_changed",
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
+    """The knowledge index, (re)ingested first as `ingest_mode` says; the report if it ran."""
     source = load_knowledge_file(knowledge_path(settings))
     index = KnowledgeIndex(settings.index_dir(NAME), models.embeddings, models.embeddings_id)
     report = None
-    if ingest_if_needed and not is_current(
-        source, index, settings.rag_chunk_size, settings.rag_chunk_overlap
-    ):
+    stale = ingest_mode == "always" or (
+        ingest_mode == "if_changed"
+        and not is_current(source, index, settings.rag_chunk_size, settings.rag_chunk_overlap)
+    )
+    if stale:
         report = ingest(
             source,
             index,
@@ -119,7 +124,7 @@ def build_router(settings: Settings, models: Models, *, use_llm: bool = True) ->
 def _now(timezone: str | None) -> str:
     try:
         zone = ZoneInfo(timezone) if timezone else None
-    except Exception:  # an unknown zone name in the data must not break a turn
+    except Exception:  # noqa: BLE001 - an unknown zone name in the data must not break a turn
         zone = None
     now = datetime.now(zone).astimezone(zone)
     return now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip()

@@ -1,0 +1,85 @@
+"""The `frontdesk` command with the scripted model and hash embeddings (fast, offline)."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from frontdesk.cli import app
+from frontdesk.config import get_settings
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def offline_env(monkeypatch, tmp_path):
+    monkeypatch.setenv("FRONTDESK_LLM_PROVIDER", "scripted")
+    monkeypatch.setenv("FRONTDESK_EMBEDDINGS_PROVIDER", "hash")
+    monkeypatch.setenv("FRONTDESK_CHECKPOINTER", "sqlite")
+    monkeypatch.setenv("FRONTDESK_ROUTER_LLM", "never")
+    monkeypatch.setenv("FRONTDESK_DATA_DIR", str(tmp_path / "data"))
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, small_kb):
+    first = runner.invoke(app, ["ingest"])
+    assert first.exit_code == 0, first.output
+    assert "154 added" in first.output
+    again = runner.invoke(app, ["ingest", "--if-changed"])
+    assert "nothing to do" in again.output
+
+    monkeypatch.setenv("FRONTDESK_KNOWLEDGE_FILE", str(small_kb))
+    get_settings.cache_clear()
+    broken = runner.invoke(app, ["ingest"])
+    assert broken.exit_code == 0
+    assert "skipped restaurants[2]" in broken.output and "2 items skipped" in broken.output
+
+
+def test_ask_json_prints_one_object_and_continues_a_thread():
+    result = runner.invoke(app, ["ask", "--assistant", "concierge", "--json", "Hello!"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert set(answer) == {"answer", "route", "confidence", "sources", "validation", "thread_id"}
+    assert answer["route"] == "greeting" and "Mohegan Sun" in answer["answer"]
+
+    follow = runner.invoke(
+        app, ["ask", "--json", "--thread", answer["thread_id"], "what is the weather in paris?"]
+    )
+    assert json.loads(follow.stdout)["thread_id"] == answer["thread_id"]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: concierge"),
+        (["ask", "--thread", "not-a-uuid", "hi"], "--thread must be a UUID"),
+        (["ask", "   "], "1-4096 characters"),
+        (["eval", "vibes"], "unknown suite 'vibes'"),
+        (["eval", "routing", "--dataset", "/nonexistent.jsonl"], "no dataset at"),
+    ],
+)
+def test_bad_input_gets_a_clear_error(args, message):
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+
+
+def test_eval_prints_metrics_json_and_writes_a_report(tmp_path):
+    dataset = tmp_path / "routing.jsonl"
+    dataset.write_text('{"text": "hello there", "label": "greeting"}\n{"text": "hi", "label": "greeting"}\n')
+    report = tmp_path / "report.md"
+    result = runner.invoke(app, ["eval", "routing", "--dataset", str(dataset), "--json", "--report", str(report)])
+    assert result.exit_code == 0, result.output
+    metrics = json.loads(result.stdout)["metrics"]
+    assert metrics["accuracy"] == 1.0 and metrics["rows"] == 2
+    assert "accuracy" in report.read_text()
+
+
+def test_eval_rejects_a_malformed_dataset_naming_the_line(tmp_path):
+    dataset = tmp_path / "retrieval.jsonl"
+    dataset.write_text('{"query": "burgers", "relevant": ["Bobby\'s Burgers"]}\n{not json}\n')
+    result = runner.invoke(app, ["eval", "retrieval", "--dataset", str(dataset)])
+    assert result.exit_code == 1
+    assert "retrieval.jsonl:2" in result.output
