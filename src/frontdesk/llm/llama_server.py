@@ -12,8 +12,9 @@ system prompt: a later call that shares a slot's prefix only evaluates the new t
 
 One runtime per (model file, context, threads) per process, shared by every chat model object
 built for it: the weights are loaded once. Concurrent requests are safe: llama.cpp's task queue
-serialises work per slot (different slots decode together in one batch), and a named slot also
-has a Python lock so a waiting caller can give up at its deadline instead of queueing blindly.
+serialises work per slot (different slots decode together in one batch). In front of it, a
+semaphore admits at most one request per slot and a named slot has its own lock, so waiting
+callers queue in Python, where they give up at their deadline, not inside llama.cpp.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,19 +36,6 @@ CACHE_SLOTS: tuple[str, ...] = ("generator", "router", "validator", "default")
 _PROMPT_RAM_CACHE_MIB = 256
 # llama.cpp log threshold: 1 = errors only (the default, 3, logs every request).
 _LOG_VERBOSITY = 1
-
-
-class _NoLock:
-    """Stands in for a slot lock when llama.cpp picks the slot (its queue serialises)."""
-
-    def acquire(self, timeout: float = -1) -> bool:
-        return True
-
-    def release(self) -> None:
-        pass
-
-
-_NO_LOCK = _NoLock()
 
 
 class LlamaRuntimeError(RuntimeError):
@@ -71,6 +60,9 @@ class LlamaServerRuntime:
         self.key = key
         self.slots = slots
         self._slot_locks = {name: threading.Lock() for name in slots}
+        # At most one request per slot inside llama.cpp; the rest wait here, where they can
+        # give up at their deadline (llama.cpp's own queue has no timeout).
+        self._capacity = threading.BoundedSemaphore(len(slots))
         self._server: Any = None
         self._load_lock = threading.Lock()
         self.load_seconds: float | None = None
@@ -168,13 +160,16 @@ class LlamaServerRuntime:
         """
         self.load()
         slot_index = self.slot_id(slot)
-        lock = self._slot_locks[slot] if slot is not None else _NO_LOCK
-        if not lock.acquire(timeout=max(0.0, deadline - time.monotonic())):
-            raise TimeoutError(f"the embedded model stayed busy (cache slot {slot!r})")
+        gates = [self._slot_locks[slot]] if slot is not None else []
         errors: list[dict[str, Any]] = []
         raised: list[BaseException] = []
         finished = False
-        try:
+        with ExitStack() as held:
+            for gate in [*gates, self._capacity]:
+                if not gate.acquire(timeout=max(0.0, deadline - time.monotonic())):
+                    busy = f"cache slot {slot!r}" if slot else "every cache slot"
+                    raise TimeoutError(f"the embedded model stayed busy ({busy})")
+                held.callback(gate.release)
 
             def receive(chunk: dict[str, Any]) -> bool:
                 # Returning True tells llama.cpp to stop this request. xllamacpp swallows
@@ -194,8 +189,6 @@ class LlamaServerRuntime:
 
             payload = {**request, "stream": True, "id_slot": slot_index}
             self._server.handle_chat_completions(payload, receive)
-        finally:
-            lock.release()
         if raised:
             raise raised[0]
         if errors:
