@@ -70,3 +70,20 @@ def test_validator_errors_pass_first_attempt_and_fail_closed_on_retry():
 def test_prompts_survive_braces_and_dollars_in_user_text():
     text = render("Q: $question ($missing)", question="what is {price} and $5 ${x}?")
     assert text == "Q: what is {price} and $5 ${x}? ($missing)"
+
+
+def test_with_max_tokens_lowers_the_budget_only_where_there_is_one():
+    from pydantic import BaseModel
+
+    from frontdesk.agentkit.prompts import with_max_tokens
+
+    class Budgeted(BaseModel):
+        max_tokens: int = 384
+
+    class Unbudgeted(BaseModel):
+        temperature: float = 0.2
+
+    capped = with_max_tokens(Budgeted(), 96)
+    assert capped.max_tokens == 96
+    plain = Unbudgeted()
+    assert with_max_tokens(plain, 96) is plain

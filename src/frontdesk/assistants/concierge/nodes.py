@@ -9,7 +9,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.grounding import check_grounding
-from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.agentkit.validation import (
     FAIL,
@@ -45,6 +45,8 @@ REDIRECTED = ("off_topic", "gambling_advice", "action_request")
 MIN_ROUTE_CONFIDENCE = 0.3
 # A follow-up this short ("and on sundays?") is searched together with the previous question.
 FOLLOW_UP_WORDS = 6
+# Output budget of a structured verdict (router, validator): one short line of JSON.
+VERDICT_TOKENS = 96
 
 
 def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
@@ -175,7 +177,8 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         generated_response=answer,
     )
     try:
-        verdict = await ctx.llm.with_structured_output(ValidationResult).ainvoke(prompt)
+        reviewer = with_max_tokens(ctx.llm, VERDICT_TOKENS)
+        verdict = await reviewer.with_structured_output(ValidationResult).ainvoke(prompt)
         if not isinstance(verdict, ValidationResult):
             verdict = ValidationResult.model_validate(verdict)
     except Exception as exc:  # noqa: BLE001 - handled by the fail-open/fail-closed rule
@@ -244,7 +247,7 @@ def route_after_validate(state: ConciergeState) -> str:
 
 async def llm_route(llm, text: str) -> tuple[str, float]:
     """The LLM router: structured output constrained to the seven categories."""
-    result = await llm.with_structured_output(RouterOutput).ainvoke(
+    result = await with_max_tokens(llm, VERDICT_TOKENS).with_structured_output(RouterOutput).ainvoke(
         render(prompts.ROUTER_PROMPT, user_message=text)
     )
     if not isinstance(result, RouterOutput):

@@ -50,7 +50,7 @@ class RouterOutput(BaseModel):
 
 class ValidationResult(BaseModel):
     status: Literal["PASS", "FAIL"]
-    reason: str = Field(max_length=400)
+    reason: str = Field(max_length=200)
 
 
 @dataclass
