@@ -283,7 +283,10 @@ async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
         knowledge, _ = module.open_knowledge(settings, models)
         return await run(suite, dataset, knowledge.retriever.search)
     if suite == "routing":
-        router = module.build_router(settings, models, use_llm=settings.router_llm != "never")
+        knowledge, _ = module.open_knowledge(settings, models)
+        router = module.build_router(
+            settings, models, knowledge, use_llm=settings.router_llm != "never"
+        )
         if router.llm_route is None:
             return await run(suite, dataset, lambda text: _label(router.classify(text)))
         # The LLM router is async and the suite calls synchronously: route every row first

@@ -182,3 +182,10 @@ async def test_stream_reports_errors_as_events(concierge):
     events = [e async for e in service.stream("tell me about the spa", tid())]
     assert [e.event for e in events] == ["metadata", "error", "done"]
     assert "exploded" not in events[1].data["error"]
+
+
+async def test_empty_answer_is_retried(concierge):
+    service, llm = concierge(["", "Bobby's Burgers serves burgers.", PASS_JSON])
+    answer = await service.ask("tell me about bobby's burgers", tid())
+    assert answer.answer == "Bobby's Burgers serves burgers."
+    assert "empty" in llm.calls[1][0].content

@@ -89,3 +89,19 @@ async def test_llm_failure_or_unknown_label_keeps_the_classifier_answer(classifi
         router = IntentRouter(classifier, llm_route=llm, mode="always")
         decision = await router.route("when does the spa close")
         assert (decision.label, decision.method) == ("hours", "classifier")
+
+
+def test_domain_evidence_is_the_best_similarity_to_the_domain_texts(hash_embeddings):
+    import numpy as np
+
+    domain = np.asarray(hash_embeddings.embed_documents(["pool opening hours", "spa massage prices"]))
+    classifier = EmbeddingIntentClassifier(
+        hash_embeddings, EXAMPLES, domain_vectors=domain, domain_weight=3.0
+    )
+    query = np.asarray([hash_embeddings.embed_query("pool opening hours")])
+    features = classifier._features(query / np.linalg.norm(query))
+    assert features.shape == (1, query.shape[1] + 1)
+    assert features[0, -1] == pytest.approx(3.0)  # identical to a domain text: cosine 1 x weight
+    unrelated = np.asarray([hash_embeddings.embed_query("zebra quantum")])
+    assert classifier._features(unrelated / np.linalg.norm(unrelated))[0, -1] < 1.5
+    assert classifier.predict("when does the pool close").label == "hours"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import bm25s
+import numpy as np
 import Stemmer
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
@@ -168,6 +169,11 @@ class KnowledgeIndex:
         ]
         # A stable order keeps BM25 tie-breaking deterministic across runs.
         return sorted(docs, key=lambda d: (d.metadata.get("item_name", ""), d.metadata.get("chunk_index", 0)))
+
+    def vectors(self, property_id: str) -> np.ndarray:
+        """Every chunk vector of a property, one row each (for domain-evidence features)."""
+        got = self._collection.get(where={"property_id": property_id}, include=["embeddings"])
+        return np.asarray(got["embeddings"], dtype=float).reshape(len(got["ids"]), -1)
 
     def keyword_index(self, property_id: str) -> KeywordIndex:
         if property_id not in self._keyword:

@@ -6,6 +6,12 @@ assistant; the head (a linear layer, class-balanced, L2-regularised) is trained 
 embeddings in well under a second. Vectors and weights are cached on disk, keyed by the examples
 and the embedding model, so start-up embeds the examples once. A softmax head measured better
 than k-nearest neighbours on the concierge's routing set (0.925 vs 0.899 accuracy).
+
+Domain evidence: sentence embeddings know "soar status" or "wolf den" only as words, so questions
+about the property's own names drift towards off_topic. Given the knowledge base's chunk vectors,
+the head also sees one more feature, the message's best cosine similarity to any chunk: how much
+the knowledge base has to say about it. On the concierge's routing set this lifted accuracy from
+0.925 to 0.956.
 """
 
 from __future__ import annotations
@@ -61,6 +67,8 @@ class EmbeddingIntentClassifier:
         embeddings_id: str = "",
         regularization: float = 10.0,
         epochs: int = 500,
+        domain_vectors: np.ndarray | None = None,
+        domain_weight: float = 3.0,
     ):
         if not examples:
             raise ValueError("the intent classifier needs at least one labelled example")
@@ -68,10 +76,21 @@ class EmbeddingIntentClassifier:
         self.examples = list(examples)
         self.labels = sorted({e.label for e in self.examples})
         self._label_ids = np.array([self.labels.index(e.label) for e in self.examples])
-        vectors = self._example_vectors(cache_dir, embeddings_id)
+        self._domain = None if domain_vectors is None or not len(domain_vectors) else _normalise(
+            np.asarray(domain_vectors, dtype=float)
+        )
+        self._domain_weight = domain_weight
+        vectors = self._features(self._example_vectors(cache_dir, embeddings_id))
         self._weights, self._bias = train_softmax(
             vectors, self._label_ids, len(self.labels), c=regularization, epochs=epochs
         )
+
+    def _features(self, vectors: np.ndarray) -> np.ndarray:
+        """Embeddings, plus the best similarity to the domain's own texts when there are any."""
+        if self._domain is None:
+            return vectors
+        evidence = (vectors @ self._domain.T).max(axis=1, keepdims=True)
+        return np.hstack([vectors, evidence * self._domain_weight])
 
     def _example_vectors(self, cache_dir: Path | None, embeddings_id: str) -> np.ndarray:
         digest = hashlib.sha256(
@@ -89,7 +108,7 @@ class EmbeddingIntentClassifier:
         return matrix
 
     def predict(self, text: str) -> Prediction:
-        vector = _normalise(np.asarray([self.embeddings.embed_query(text)]))[0]
+        vector = self._features(_normalise(np.asarray([self.embeddings.embed_query(text)])))[0]
         probabilities = _softmax(vector @ self._weights + self._bias)
         best = int(np.argmax(probabilities))
         return Prediction(

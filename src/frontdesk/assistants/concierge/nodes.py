@@ -154,6 +154,8 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     answer = message_text(messages[-1]) if messages else ""
     context = state.get("retrieved_context") or []
     values = _property_values(ctx)
+    if not answer.strip():
+        return validation_outcome(False, retry_count, "The answer was empty; answer the question.")
     grounding = check_grounding(
         answer,
         [doc["content"] for doc in context],

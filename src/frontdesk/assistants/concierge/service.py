@@ -99,12 +99,15 @@ def open_knowledge(
     return Knowledge(source, index, retriever), report
 
 
-def build_router(settings: Settings, models: Models, *, use_llm: bool = True) -> IntentRouter:
+def build_router(
+    settings: Settings, models: Models, knowledge: Knowledge, *, use_llm: bool = True
+) -> IntentRouter:
     classifier = EmbeddingIntentClassifier(
         models.embeddings,
         load_examples(ROUTER_EXAMPLES),
         cache_dir=settings.index_dir(NAME),
         embeddings_id=models.embeddings_id,
+        domain_vectors=knowledge.index.vectors(knowledge.source.property_id),
     )
     llm_route = None
     if use_llm and settings.router_llm != "never":
@@ -180,7 +183,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     )
     context = ConciergeContext(
         llm=models.chat,
-        router=build_router(settings, models),
+        router=build_router(settings, models, knowledge),
         retriever=knowledge.retriever,
         property=source.property,
         categories=source.categories,
