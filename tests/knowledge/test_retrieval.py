@@ -1,3 +1,5 @@
+import json
+
 import pytest
 
 from frontdesk.knowledge.index import KnowledgeIndex
@@ -36,3 +38,37 @@ def test_search_is_filtered_on_property(retriever):
 def test_nothing_above_the_threshold_returns_nothing(retriever):
     strict = HybridRetriever(retriever.index, "test_resort", RetrievalSettings(min_similarity=0.99))
     assert strict.search("quantum chromodynamics lecture") == []
+
+
+def test_a_query_whose_every_keyword_one_item_holds_passes_the_threshold(retriever):
+    # Short keyword queries embed poorly; naming what an item says is evidence enough.
+    strict = HybridRetriever(retriever.index, "test_resort", RetrievalSettings(min_similarity=0.99))
+    hits = strict.search("smashed burgers milkshakes")
+    assert hits and hits[0]["metadata"]["item_name"] == "Bobby's Burgers"
+    # One matching word is not enough when the rest of the query is elsewhere.
+    assert strict.search("smashed quantum chromodynamics") == []
+
+
+def test_chunks_of_one_long_item_merge_into_one_result(small_kb, tmp_path, hash_embeddings):
+    data = json.loads(small_kb.read_text())
+    spa = (
+        "The Serenity Spa offers hot stone massage, deep tissue massage and aromatherapy. " * 12
+        + "Book the couples massage suite at the front desk of the spa."
+    )
+    data["categories"]["amenities"].append(
+        {"name": "Serenity Spa", "property_id": "test_resort", "last_updated": "2026-10-01",
+         "type": "spa", "description": spa}
+    )
+    small_kb.write_text(json.dumps(data))
+    index = KnowledgeIndex(tmp_path / "index", hash_embeddings, "hash-test")
+    ingest(load_knowledge_file(small_kb), index)
+    chunks = [d for d in index.documents("test_resort") if d.metadata["item_name"] == "Serenity Spa"]
+    assert len(chunks) >= 2, "the item is long enough to be split"
+
+    search = HybridRetriever(index, "test_resort", RetrievalSettings(top_k=5, min_similarity=0.0))
+    hits = search.search("spa massage couples suite")
+    names = [hit["metadata"]["item_name"] for hit in hits]
+    assert len(names) == len(set(names)), names
+    spa_hit = hits[names.index("Serenity Spa")]
+    assert "couples massage suite" in spa_hit["content"]
+    assert spa_hit["content"].count("hot stone massage") >= 10, "the retrieved chunks are joined in order"

@@ -66,13 +66,27 @@ class KeywordIndex:
                 show_progress=False,
             )
             self._bm25.index(tokens, show_progress=False)
+        # Each document's stemmed terms, to tell an exact keyword match from a partial one.
+        self._terms = [frozenset(self._tokenize(d.page_content)) for d in self.documents]
+
+    def _tokenize(self, text: str) -> list[str]:
+        return bm25s.tokenize(
+            [text], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
+        )[0]
+
+    def has_full_match(self, query: str) -> bool:
+        """Whether some document holds every (stemmed, non-stop-word) term of `query`.
+
+        Short keyword queries ("soaking tub", "pai gow and sic bo") can sit below the dense
+        relevance threshold while naming exactly what a document says; this is their evidence.
+        """
+        terms = set(self._tokenize(query))
+        return bool(terms) and any(terms <= doc_terms for doc_terms in self._terms)
 
     def search(self, query: str, k: int) -> list[tuple[Document, float]]:
         if not self.documents:
             return []
-        query_tokens = bm25s.tokenize(
-            [query], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
-        )
+        query_tokens = [self._tokenize(query)]
         if not query_tokens[0]:
             return []
         k = min(k, len(self.documents))

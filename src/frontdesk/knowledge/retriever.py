@@ -6,7 +6,11 @@ merges the two rankings without having to calibrate their scores against each ot
 
 Every search is filtered on `property_id`. A relevance threshold on the best dense similarity
 decides whether the knowledge base has anything to say at all: below it, retrieval returns
-nothing and the assistant says it does not know instead of answering from noise.
+nothing and the assistant says it does not know instead of answering from noise, unless one
+document holds every keyword of the query (short keyword queries embed poorly).
+
+Results are whole items, not chunks: when a long item was split, its retrieved chunks are
+merged into one result, so two chunks of one item never take two of the top-k places.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ class RetrievalSettings:
     min_similarity: float = 0.20
     # How deep each ranking goes before fusion.
     candidates: int = 20
+    # Metadata keys naming the item a chunk belongs to; chunks of one item merge into a result.
+    group_by: tuple[str, ...] = ("category", "item_name")
 
 
 def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
@@ -46,12 +52,17 @@ class HybridRetriever:
     def search(self, query: str, top_k: int | None = None) -> list[dict[str, Any]]:
         """Best chunks for `query` as `{content, metadata, score}` dicts, best first.
 
-        `score` is the chunk's dense cosine similarity (None when only BM25 found it).
+        `score` is the best dense cosine similarity of the item's chunks (None when only BM25
+        found it); `rrf` is the fused score of its best chunk, which sets the order.
         """
         top_k = top_k or self.settings.top_k
         depth = max(self.settings.candidates, top_k * 4)
         dense = self.index.dense_search(query, depth, self.property_id)
-        if not dense or dense[0][1] < self.settings.min_similarity:
+        if not dense:
+            return []
+        if dense[0][1] < self.settings.min_similarity and not self.index.keyword_index(
+            self.property_id
+        ).has_full_match(query):
             return []
         keyword = self.index.keyword_search(query, depth, self.property_id)
 
@@ -66,21 +77,29 @@ class HybridRetriever:
             [[_key(d) for d, _ in dense], [_key(d) for d, _ in keyword]], k=self.settings.rrf_k
         )
         ranked = sorted(fused, key=lambda key: fused[key], reverse=True)
-        results = []
+
+        # Group the ranked chunks by item, keeping the order of each item's best chunk.
+        groups: dict[Any, list[str]] = {}
         for key in ranked:
-            sim = similarity.get(key)
-            doc = docs[key]
+            groups.setdefault(self._item_of(docs[key], key), []).append(key)
+        results = []
+        for keys in list(groups.values())[:top_k]:
+            best = keys[0]
+            chunks = sorted(keys, key=lambda key: docs[key].metadata.get("chunk_index", 0))
+            sims = [similarity[key] for key in keys if key in similarity]
             results.append(
                 {
-                    "content": doc.page_content,
-                    "metadata": dict(doc.metadata),
-                    "score": None if sim is None else round(sim, 4),
-                    "rrf": round(fused[key], 6),
+                    "content": "\n".join(docs[key].page_content for key in chunks),
+                    "metadata": dict(docs[best].metadata),
+                    "score": round(max(sims), 4) if sims else None,
+                    "rrf": round(fused[best], 6),
                 }
             )
-            if len(results) == top_k:
-                break
         return results
+
+    def _item_of(self, doc: Document, key: str) -> Any:
+        values = tuple(doc.metadata.get(name) for name in self.settings.group_by)
+        return values if values and all(v is not None for v in values) else key
 
 
 def _key(doc: Document) -> str:
