@@ -1,6 +1,7 @@
 import json
 
 import pytest
+from langchain_core.documents import Document
 
 from frontdesk.knowledge.index import KnowledgeIndex
 from frontdesk.knowledge.ingest import ingest
@@ -72,3 +73,50 @@ def test_chunks_of_one_long_item_merge_into_one_result(small_kb, tmp_path, hash_
     spa_hit = hits[names.index("Serenity Spa")]
     assert "couples massage suite" in spa_hit["content"]
     assert spa_hit["content"].count("hot stone massage") >= 10, "the retrieved chunks are joined in order"
+
+
+class _FixedRankings:
+    """An index stand-in returning fixed dense and keyword rankings."""
+
+    def __init__(self, dense, keyword):
+        self.dense, self.keyword = dense, keyword
+
+    def dense_search(self, query, k, property_id):
+        return self.dense[:k]
+
+    def keyword_search(self, query, k, property_id):
+        return self.keyword[:k]
+
+
+def _doc(name: str, chunk_index: int = 0) -> Document:
+    return Document(
+        page_content=f"{name} part {chunk_index}",
+        metadata={"category": "faq", "item_name": name, "chunk_index": chunk_index},
+        id=f"{name}-{chunk_index}",
+    )
+
+
+def test_weak_keyword_matches_are_dropped_before_fusion():
+    index = _FixedRankings(
+        dense=[(_doc("Pool"), 0.6)],
+        keyword=[(_doc("Spa"), 10.0), (_doc("Arena"), 5.0), (_doc("Buffet"), 1.0)],
+    )
+    names = lambda settings: [
+        hit["metadata"]["item_name"] for hit in HybridRetriever(index, "p", settings).search("q")
+    ]
+    assert names(RetrievalSettings(keyword_min_ratio=0.4)) == ["Pool", "Spa", "Arena"]
+    assert "Buffet" in names(RetrievalSettings(keyword_min_ratio=0.0))
+
+
+def test_an_item_takes_one_place_in_each_ranking_before_fusion():
+    # Two chunks of "Hotel" lead the dense ranking; "Spa" is second in both rankings once
+    # "Hotel" counts once, so it beats "Pool", which only BM25 found at the top.
+    index = _FixedRankings(
+        dense=[(_doc("Hotel", 0), 0.8), (_doc("Hotel", 1), 0.7), (_doc("Spa"), 0.6)],
+        keyword=[(_doc("Pool"), 9.0), (_doc("Spa"), 8.0)],
+    )
+    hits = HybridRetriever(index, "p", RetrievalSettings()).search("q")
+    assert [hit["metadata"]["item_name"] for hit in hits] == ["Spa", "Hotel", "Pool"]
+    hotel = hits[1]
+    assert hotel["content"] == "Hotel part 0\nHotel part 1"
+    assert hotel["score"] == 0.8 and hits[2]["score"] is None

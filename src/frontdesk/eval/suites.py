@@ -88,14 +88,14 @@ def run_retrieval(
     cases: Sequence[RetrievalCase],
     search: SearchFn,
     *,
-    top_k: int = 10,
+    top_k: int = 5,
     show_progress: bool = True,
     console: Console | None = None,
 ) -> SuiteResult:
     """recall@1, recall@5, MRR and nDCG@5 over distinct items, plus search latency.
 
-    `top_k` is what `search` is asked for: more than 5 so that, after several chunks of one
-    item merge into one hit, five distinct items are usually left to score.
+    `top_k` is what `search` is asked for: 5, what an assistant's tools ask for, so the suite
+    measures the ranking the model sees. Hits are deduplicated by item name before scoring.
     """
     if top_k < NDCG_CUTOFF:
         raise ValueError(

@@ -30,6 +30,11 @@ class RetrievalSettings:
     min_similarity: float = 0.20
     # How deep each ranking goes before fusion.
     candidates: int = 20
+    # BM25 hits scoring under this fraction of the best BM25 score are dropped before fusion:
+    # RRF credits rank, not score, so a weak one-word match ("room", "book") at rank 8 would
+    # otherwise count as much as a strong one. 0.35-0.45 all do as well on the concierge's set
+    # (tuned on one half of it, confirmed on the other; docs/retrieval.md).
+    keyword_min_ratio: float = 0.4
     # Metadata keys naming the item a chunk belongs to; chunks of one item merge into a result.
     group_by: tuple[str, ...] = ("category", "item_name")
 
@@ -53,7 +58,8 @@ class HybridRetriever:
         """Best chunks for `query` as `{content, metadata, score}` dicts, best first.
 
         `score` is the best dense cosine similarity of the item's chunks (None when only BM25
-        found it); `rrf` is the fused score of its best chunk, which sets the order.
+        found it); `rrf` is the item's fused score, which sets the order. `metadata` is the
+        item's first retrieved chunk's.
         """
         top_k = top_k or self.settings.top_k
         depth = max(self.settings.candidates, top_k * 4)
@@ -65,41 +71,47 @@ class HybridRetriever:
         ).has_full_match(query):
             return []
         keyword = self.index.keyword_search(query, depth, self.property_id)
+        if keyword:
+            floor = keyword[0][1] * self.settings.keyword_min_ratio
+            keyword = [(doc, score) for doc, score in keyword if score >= floor]
 
-        docs: dict[str, Document] = {}
-        similarity: dict[str, float] = {}
+        # Fuse items, not chunks: each ranking lists an item once, at its best chunk's rank, so
+        # the second chunk of a long item neither takes a place nor pushes other items down.
+        chunks: dict[Any, dict[str, Document]] = {}
+        similarity: dict[Any, float] = {}
+        rankings: list[list[Any]] = []
+        for hits in (dense, keyword):
+            ranking: list[Any] = []
+            for doc, _ in hits:
+                item = self._item_of(doc)
+                chunks.setdefault(item, {})[_key(doc)] = doc
+                if item not in ranking:
+                    ranking.append(item)
+            rankings.append(ranking)
         for doc, sim in dense:
-            docs[_key(doc)] = doc
-            similarity[_key(doc)] = sim
-        for doc, _ in keyword:
-            docs.setdefault(_key(doc), doc)
-        fused = reciprocal_rank_fusion(
-            [[_key(d) for d, _ in dense], [_key(d) for d, _ in keyword]], k=self.settings.rrf_k
-        )
-        ranked = sorted(fused, key=lambda key: fused[key], reverse=True)
+            item = self._item_of(doc)
+            similarity[item] = max(sim, similarity.get(item, sim))
+        fused = reciprocal_rank_fusion(rankings, k=self.settings.rrf_k)
+        ranked = sorted(fused, key=lambda item: fused[item], reverse=True)[:top_k]
 
-        # Group the ranked chunks by item, keeping the order of each item's best chunk.
-        groups: dict[Any, list[str]] = {}
-        for key in ranked:
-            groups.setdefault(self._item_of(docs[key], key), []).append(key)
         results = []
-        for keys in list(groups.values())[:top_k]:
-            best = keys[0]
-            chunks = sorted(keys, key=lambda key: docs[key].metadata.get("chunk_index", 0))
-            sims = [similarity[key] for key in keys if key in similarity]
+        for item in ranked:
+            parts = sorted(chunks[item].values(), key=lambda d: d.metadata.get("chunk_index", 0))
+            sim = similarity.get(item)
             results.append(
                 {
-                    "content": "\n".join(docs[key].page_content for key in chunks),
-                    "metadata": dict(docs[best].metadata),
-                    "score": round(max(sims), 4) if sims else None,
-                    "rrf": round(fused[best], 6),
+                    "content": "\n".join(doc.page_content for doc in parts),
+                    "metadata": dict(parts[0].metadata),
+                    "score": None if sim is None else round(sim, 4),
+                    "rrf": round(fused[item], 6),
                 }
             )
         return results
 
-    def _item_of(self, doc: Document, key: str) -> Any:
+    def _item_of(self, doc: Document) -> Any:
+        """The item a chunk belongs to; a chunk without the `group_by` keys stands alone."""
         values = tuple(doc.metadata.get(name) for name in self.settings.group_by)
-        return values if values and all(v is not None for v in values) else key
+        return values if values and all(v is not None for v in values) else _key(doc)
 
 
 def _key(doc: Document) -> str:
