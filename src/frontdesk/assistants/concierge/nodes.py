@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -27,6 +28,8 @@ from frontdesk.assistants.concierge.state import (
 )
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
 from frontdesk.guardrails import audit_input
+from frontdesk.knowledge.focus import focus_on_named
+from frontdesk.knowledge.schedule import asked_days, day_hours_note
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +46,16 @@ OFF_TOPIC = "off_topic"
 REDIRECTED = ("off_topic", "gambling_advice", "action_request")
 # Below this router confidence a message is not trusted to be about the property.
 MIN_ROUTE_CONFIDENCE = 0.3
-# A follow-up this short ("and on sundays?") is searched together with the previous question.
+# A follow-up ("and on sundays?", "what time does it close?") is searched together with the
+# previous question: a message this short, or one that refers back with one of these words.
 FOLLOW_UP_WORDS = 6
+REFERRING_WORDS = frozenset({"it", "its", "they", "them", "their", "those"})
+# Router categories the retrieve-generate path answers.
+ANSWERED = ("property_qa", "hours_schedule")
+# A short follow-up routed here with little confidence is routed again with the previous
+# question. Not gambling advice or action requests: when unsure, refusing those is the safe side.
+CONTEXT_DEPENDENT = ("off_topic", "ambiguous")
+FOLLOW_UP_MIN_CONFIDENCE = 0.55
 # Output budget of a structured verdict (router, validator): one short line of JSON.
 VERDICT_TOKENS = 96
 
@@ -87,6 +98,12 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
             "guardrail": audit.family,
         }
     decision = await runtime.context.router.route(text)
+    previous = _human_texts(messages)[:-1]
+    if previous and _is_unsure_follow_up(text, decision.label, decision.confidence):
+        # "how much per hour?" means nothing alone; after a question about Kids Quest it does.
+        in_context = await runtime.context.router.route(f"{previous[-1]} {text}")
+        if in_context.label in ANSWERED:
+            decision = in_context
     return {
         "query_type": decision.label,
         "router_confidence": decision.confidence,
@@ -98,14 +115,29 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
 def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
     questions = _human_texts(state.get("messages", []))
     query = questions[-1] if questions else ""
-    if len(questions) > 1 and len(query.split()) <= FOLLOW_UP_WORDS:
+    if len(questions) > 1 and is_follow_up(query):
         query = f"{questions[-2]} {query}"
     retriever = runtime.context.retriever
     if state.get("query_type") == "hours_schedule":
-        context = search_hours(retriever, query)
+        # A schedule question about a named venue needs that venue's hours and nothing else.
+        context = focus_on_named(query, search_hours(retriever, query), keep_others=0)
     else:
-        context = search_knowledge_base(retriever, query)
-    return {"retrieved_context": context}
+        context = focus_on_named(query, search_knowledge_base(retriever, query))
+    return {"retrieved_context": with_day_hours(context, query, state.get("current_time", ""))}
+
+
+def with_day_hours(
+    context: list[dict[str, Any]], question: str, current_time: str
+) -> list[dict[str, Any]]:
+    """Each item's hours on the days the question asks about, worked out and put first."""
+    days = asked_days(question, current_time)
+    if not days:
+        return context
+    annotated = []
+    for doc in context:
+        note = day_hours_note(doc["metadata"].get("item_name", "It"), doc["content"], days)
+        annotated.append({**doc, "content": f"{note}\n{doc['content']}"} if note else doc)
+    return annotated
 
 
 def format_context(context: list[dict[str, Any]]) -> str:
@@ -223,6 +255,16 @@ def off_topic(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict
 
 
 # -- routing functions (pure) -----------------------------------------------------------------
+
+
+def is_follow_up(text: str) -> bool:
+    """Whether a message likely leans on the previous one: very short, or referring back."""
+    words = re.findall(r"[a-z']+", text.casefold())
+    return len(words) <= FOLLOW_UP_WORDS or not REFERRING_WORDS.isdisjoint(words)
+
+
+def _is_unsure_follow_up(text: str, label: str, confidence: float) -> bool:
+    return label in CONTEXT_DEPENDENT and confidence < FOLLOW_UP_MIN_CONFIDENCE and is_follow_up(text)
 
 
 def route_from_router(state: ConciergeState) -> str:

@@ -1,0 +1,78 @@
+"""Opening hours for one day, read from a week's schedule ("Sun-Thu 11:30 AM-9:00 PM; ...").
+
+Asked "is it open on Monday?", a small model has to find Monday inside "Wed-Sun ...; closed
+Mon-Tue" and usually gets it wrong. Working out which segment covers a day is plain code, so
+the assistant does it and hands the model the answer as one more sentence of context, built
+only from the item's own text (the grounding check still holds).
+"""
+
+from __future__ import annotations
+
+import re
+
+DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_ABBREVIATIONS = [name[:3].casefold() for name in DAY_NAMES]
+_DAY = r"(mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?s?"
+_SEGMENT = re.compile(
+    rf"^(closed\s+)?(?:(daily)|{_DAY}(?:\s*-\s*{_DAY})?)\b\s*(.*)$", re.IGNORECASE
+)
+# "Hours: Sun-Thu 11:30 AM-9:00 PM; Fri-Sat 11:30 AM-10:00 PM." in a formatted item.
+_HOURS_FIELD = re.compile(r"\b(?:Hours|Schedule): ([^.]+)\.")
+_RELATIVE = {"today": 0, "tonight": 0, "now": 0, "tomorrow": 1}
+
+
+def _day_range(start: str, end: str | None) -> list[int]:
+    first = _ABBREVIATIONS.index(start[:3].casefold())
+    last = _ABBREVIATIONS.index(end[:3].casefold()) if end else first
+    return [(first + i) % 7 for i in range((last - first) % 7 + 1)]
+
+
+def hours_by_day(schedule: str) -> dict[int, list[str]]:
+    """Day index (0 = Monday) -> what the schedule says for that day, segment by segment.
+
+    Segments that name no days ("on event days open until show time") are left out: a day
+    missing from the result is a day the schedule does not state, not a day it is closed.
+    """
+    days: dict[int, list[str]] = {}
+    for segment in schedule.split(";"):
+        match = _SEGMENT.match(segment.strip())
+        if not match:
+            continue
+        closed, daily, start, end, rest = match.groups()
+        text = "closed" if closed else rest.strip()
+        if not text:
+            continue
+        for day in range(7) if daily else _day_range(start, end):
+            days.setdefault(day, []).append(text)
+    return days
+
+
+def asked_days(question: str, current_time: str = "") -> list[int]:
+    """Days a question asks about: named weekdays, or today/tonight/tomorrow relative to
+    `current_time` (which starts with the weekday, "Monday, November 23, 2026, ...")."""
+    words = re.findall(r"[a-z]+", question.casefold())
+    days = [
+        i for i, name in enumerate(DAY_NAMES)
+        if any(w in (name.casefold(), name.casefold() + "s") for w in words)
+    ]
+    today = next((i for i, name in enumerate(DAY_NAMES) if current_time.startswith(name)), None)
+    if today is not None:
+        days += [(today + offset) % 7 for word, offset in _RELATIVE.items() if word in words]
+    return sorted(set(days))
+
+
+def day_hours_note(name: str, content: str, days: list[int]) -> str | None:
+    """One sentence with `name`'s hours on `days`, from the hours in `content`; None if the
+    content has no schedule that states any of those days."""
+    field = _HOURS_FIELD.search(content)
+    if not field or not days:
+        return None
+    by_day = hours_by_day(field.group(1))
+    sentences = []
+    for day in (d for d in days if d in by_day):
+        hours = [h for h in by_day[day] if h != "closed"]
+        if hours:
+            sentences.append(f"On {DAY_NAMES[day]}, {name} is open {' and '.join(hours)}.")
+        else:
+            sentences.append(f"On {DAY_NAMES[day]}, {name} is closed.")
+    return " ".join(sentences) or None

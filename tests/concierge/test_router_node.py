@@ -1,0 +1,102 @@
+"""The router node: guardrail first, then the intent router, with the thread's context for
+short follow-ups the router cannot place alone."""
+
+from types import SimpleNamespace
+
+import pytest
+from langchain_core.messages import AIMessage, HumanMessage
+
+from frontdesk.assistants.concierge import nodes
+from frontdesk.routing.router import RouteDecision
+
+
+class FakeRouter:
+    def __init__(self, decisions: dict[str, RouteDecision]):
+        self.decisions = decisions
+        self.seen: list[str] = []
+
+    async def route(self, text: str) -> RouteDecision:
+        self.seen.append(text)
+        return self.decisions[text]
+
+
+def runtime_with(router: FakeRouter):
+    return SimpleNamespace(context=SimpleNamespace(router=router, max_messages=40))
+
+
+def thread(*texts: str) -> dict:
+    messages = []
+    for text in texts[:-1]:
+        messages += [HumanMessage(content=text), AIMessage(content="(answer)")]
+    return {"messages": [*messages, HumanMessage(content=texts[-1])]}
+
+
+FIRST = "do you have a kids club?"
+FOLLOW_UP = "how much per hour?"
+
+
+async def test_an_unsure_short_follow_up_is_routed_with_the_previous_question():
+    router = FakeRouter({
+        FOLLOW_UP: RouteDecision("off_topic", 0.33, "classifier"),
+        f"{FIRST} {FOLLOW_UP}": RouteDecision("property_qa", 0.87, "classifier"),
+    })
+    update = await nodes.router(thread(FIRST, FOLLOW_UP), runtime_with(router))
+    assert update["query_type"] == "property_qa" and update["router_confidence"] == 0.87
+    assert router.seen == [FOLLOW_UP, f"{FIRST} {FOLLOW_UP}"]
+
+
+@pytest.mark.parametrize(
+    "alone, reason",
+    [
+        (RouteDecision("off_topic", 0.9, "classifier"), "confidently off topic"),
+        (RouteDecision("gambling_advice", 0.4, "classifier"), "refusing advice is the safe side"),
+        (RouteDecision("action_request", 0.4, "classifier"), "refusing actions is the safe side"),
+        (RouteDecision("property_qa", 0.4, "classifier"), "already answered from the knowledge"),
+    ],
+)
+async def test_other_decisions_stand_without_the_context(alone, reason):
+    router = FakeRouter({FOLLOW_UP: alone})
+    update = await nodes.router(thread(FIRST, FOLLOW_UP), runtime_with(router))
+    assert update["query_type"] == alone.label, reason
+    assert router.seen == [FOLLOW_UP]
+
+
+async def test_context_that_does_not_make_it_a_property_question_changes_nothing():
+    router = FakeRouter({
+        FOLLOW_UP: RouteDecision("off_topic", 0.33, "classifier"),
+        f"{FIRST} {FOLLOW_UP}": RouteDecision("ambiguous", 0.5, "classifier"),
+    })
+    update = await nodes.router(thread(FIRST, FOLLOW_UP), runtime_with(router))
+    assert update["query_type"] == "off_topic"
+
+
+async def test_long_messages_and_first_messages_are_routed_alone():
+    long_text = "please write me a long python script that sorts a list"
+    router = FakeRouter({long_text: RouteDecision("off_topic", 0.4, "classifier"),
+                         FOLLOW_UP: RouteDecision("off_topic", 0.33, "classifier")})
+    await nodes.router(thread(FIRST, long_text), runtime_with(router))
+    await nodes.router(thread(FOLLOW_UP), runtime_with(router))
+    assert router.seen == [long_text, FOLLOW_UP]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("and on sundays?", True),
+        ("what time does it close on saturday?", True),
+        ("do they take reservations for a party of ten people", True),
+        ("what time does the buffet close on saturday night", False),
+    ],
+)
+def test_is_follow_up(text, expected):
+    assert nodes.is_follow_up(text) is expected
+
+
+def test_retrieved_items_get_their_hours_on_the_asked_day_first():
+    doc = {"content": "Shack: seafood. Hours: Sun-Thu 11:30 AM-9:00 PM; Fri-Sat 11:30 AM-10:00 PM.",
+           "metadata": {"item_name": "Shack"}}
+    other = {"content": "Spa: massages.", "metadata": {"item_name": "Spa"}}
+    annotated = nodes.with_day_hours([doc, other], "is it open late on saturday?", "")
+    assert annotated[0]["content"].startswith("On Saturday, Shack is open 11:30 AM-10:00 PM.\nShack:")
+    assert annotated[1] == other and doc["content"].startswith("Shack:"), "inputs are not mutated"
+    assert nodes.with_day_hours([doc], "what does it serve", "") == [doc]

@@ -1,0 +1,72 @@
+import pytest
+
+from frontdesk.knowledge.focus import focus_on_named, names_item
+from frontdesk.knowledge.schedule import asked_days, day_hours_note, hours_by_day
+
+MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
+
+
+def test_hours_by_day_reads_ranges_wrapping_weeks_closed_days_and_several_segments():
+    week = hours_by_day(
+        "Wed-Thu 5:00 PM-10:00 PM; Fri-Sat 5:00 PM-12:00 AM; "
+        "Sun 11:00 AM-3:00 PM (brunch) and 5:00 PM-10:00 PM; closed Mon-Tue"
+    )
+    assert week[MON] == week[TUE] == ["closed"]
+    assert week[SAT] == ["5:00 PM-12:00 AM"]
+    assert week[SUN] == ["11:00 AM-3:00 PM (brunch) and 5:00 PM-10:00 PM"]
+    wraps = hours_by_day("Sun-Thu 7:00 AM-3:00 PM; Fri-Sat 7:00 AM-10:00 PM")
+    assert {d for d, h in wraps.items() if h == ["7:00 AM-3:00 PM"]} == {SUN, MON, TUE, WED, THU}
+    both = hours_by_day("Daily 7:00 AM-11:00 AM (breakfast); Fri-Sat 5:00 PM-11:00 PM")
+    assert both[FRI] == ["7:00 AM-11:00 AM (breakfast)", "5:00 PM-11:00 PM"]
+    assert both[MON] == ["7:00 AM-11:00 AM (breakfast)"]
+
+
+@pytest.mark.parametrize(
+    "schedule",
+    ["Open 24 hours", "Karaoke Wednesdays 9:00 PM", "Sunrise Square daily", "Event calendar varies"],
+)
+def test_schedules_that_name_no_days_state_nothing(schedule):
+    assert hours_by_day(schedule) == {}
+
+
+def test_a_day_the_schedule_does_not_state_is_not_called_closed():
+    week = hours_by_day("Mon-Sat 10:00 AM-6:00 PM; on event days open until show time")
+    assert SUN not in week and week[SAT] == ["10:00 AM-6:00 PM"]
+
+
+def test_asked_days_from_names_and_from_the_current_time():
+    assert asked_days("is it open on mondays or Friday?") == [MON, FRI]
+    assert asked_days("open tonight?", "Tuesday, November 24, 2026, 6:00 PM EST") == [TUE]
+    assert asked_days("and tomorrow?", "Sunday, November 22, 2026, 6:00 PM EST") == [MON]
+    assert asked_days("what time does it open", "Sunday, November 22, 2026") == []
+
+
+def test_day_hours_note_is_built_from_the_items_own_hours():
+    content = "Beauty & Essex: x. Hours: Wed-Sun 5:00 PM-10:00 PM; closed Mon-Tue. Phone: 1."
+    assert day_hours_note("Beauty & Essex", content, [MON, SAT]) == (
+        "On Monday, Beauty & Essex is closed. On Saturday, Beauty & Essex is open 5:00 PM-10:00 PM."
+    )
+    assert day_hours_note("X", "X: no hours here.", [MON]) is None
+    assert day_hours_note("X", "X: y. Hours: Fri 8:00 PM.", [MON]) is None
+
+
+def hit(name: str) -> dict:
+    return {"content": name, "metadata": {"item_name": name}}
+
+
+def test_names_item_needs_the_leading_words_in_order():
+    assert names_item("hash house hours on a tuesday", "Hash House A Go Go")
+    assert names_item("is beauty and essex open", "Beauty & Essex")
+    assert names_item("michael jordan's steakhouse hours", "Michael Jordan's Steak House")
+    assert not names_item("what days is comix roadhouse open", "Comix Comedy Club")
+    assert not names_item("house of hash", "Hash House A Go Go")
+
+
+def test_focus_puts_named_items_first_and_keeps_few_others():
+    results = [hit("Casino hours"), hit("Sky Tower Deluxe King Room"), hit("Sky Tower"), hit("Spa")]
+    focused = focus_on_named("where is the sky tower", results)
+    assert [r["content"] for r in focused] == ["Sky Tower", "Casino hours"]
+    assert [r["content"] for r in focus_on_named("sky tower", results, keep_others=0)] == ["Sky Tower"]
+    partly = focus_on_named("sky tower king room with a view", results, keep_others=0)
+    assert [r["content"] for r in partly] == ["Sky Tower"]
+    assert focus_on_named("anything fun to do", results) == results
