@@ -5,8 +5,11 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
 from frontdesk.cli import app
 from frontdesk.config import get_settings
+from frontdesk.knowledge.chunking import chunk_source
+from frontdesk.knowledge.loader import load_knowledge_file
 
 runner = CliRunner()
 
@@ -26,7 +29,10 @@ def offline_env(monkeypatch, tmp_path):
 def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, small_kb):
     first = runner.invoke(app, ["ingest"])
     assert first.exit_code == 0, first.output
-    assert "154 added" in first.output
+    shipped = load_knowledge_file(KNOWLEDGE_FILE)
+    chunks = len(chunk_source(shipped, 800, 100))
+    assert chunks > len(shipped.items) > 100, "some long items are split"
+    assert f"{chunks} chunks from {len(shipped.items)} items: {chunks} added" in first.output
     again = runner.invoke(app, ["ingest", "--if-changed"])
     assert "nothing to do" in again.output
 

@@ -19,7 +19,7 @@ VENUES = ["Bobby's Burgers", "Grand Arena", "Tuscany Trattoria"]
 def test_supported_specifics_pass_in_any_format():
     answer = (
         "Bobby's Burgers opens at 11 a.m. and closes at 11:00pm; burgers cost $12 to $18. "
-        "Call (860) 862-8000. The Grand Arena show is on Dec 31."
+        "Call (860) 862-8000. The Grand Arena show is on Dec 31; it holds 10000 people."
     )
     report = check_grounding(answer, CONTEXT, venue_names=VENUES)
     assert report.grounded, report.unsupported
@@ -28,7 +28,7 @@ def test_supported_specifics_pass_in_any_format():
 def test_each_kind_of_unsupported_specific_is_reported():
     answer = (
         "Bobby's Burgers closes at 10 PM, burgers are $25, call 860-555-1234, "
-        "open on January 5, or try Tuscany Trattoria."
+        "open on January 5, the arena seats 12,000, or try Tuscany Trattoria."
     )
     report = check_grounding(answer, CONTEXT, venue_names=VENUES)
     assert not report.grounded
@@ -37,6 +37,7 @@ def test_each_kind_of_unsupported_specific_is_reported():
         "price 25",
         "phone number 8605551234",
         "date 01-05",
+        "number 12000",
         "venue 'Tuscany Trattoria'",
     ]
     assert "Tuscany Trattoria" in report.feedback()

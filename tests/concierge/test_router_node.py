@@ -100,3 +100,11 @@ def test_retrieved_items_get_their_hours_on_the_asked_day_first():
     assert annotated[0]["content"].startswith("On Saturday, Shack is open 11:30 AM-10:00 PM.\nShack:")
     assert annotated[1] == other and doc["content"].startswith("Shack:"), "inputs are not mutated"
     assert nodes.with_day_hours([doc], "what does it serve", "") == [doc]
+
+
+def test_a_retry_answers_the_question_not_the_rejected_answer():
+    question, rejected = HumanMessage(content="pool hours?"), AIMessage(content="(rejected)")
+    earlier = [HumanMessage(content="hi"), AIMessage(content="Welcome!")]
+    history = nodes.conversation_for_answer([*earlier, question, rejected], limit=12)
+    assert history == [*earlier, question], "the conversation ends with the guest's question"
+    assert nodes.conversation_for_answer([*earlier, question], limit=2) == [earlier[1], question]

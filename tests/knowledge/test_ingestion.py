@@ -99,3 +99,35 @@ def test_index_persists_across_reopen(small_kb, tmp_path, hash_embeddings):
     reopened = KnowledgeIndex(tmp_path / "index", hash_embeddings, "hash-test")
     assert reopened.count("test_resort") == 5
     assert reopened.count("other_property") == 0
+
+
+def test_formatter_writes_fields_as_sentences_and_skips_a_description_that_repeats_them():
+    from frontdesk.knowledge.formatters import format_item
+
+    faq = format_item("faq", "Parking fees", {
+        "question": "Do I pay to park?",
+        "answer": "Self-parking is free. Valet costs $25.",
+        "description": "Self-parking is free.",
+        "topic": "parking",
+    })
+    assert faq == "Parking fees: Question: Do I pay to park? Answer: Self-parking is free. Valet costs $25. Topic: parking."
+    dining = format_item("restaurants", "Bobby's Burgers", {
+        "cuisine": "American", "price_range": "$", "description": "Smashed burgers and shakes.",
+    })
+    assert dining == (
+        "Bobby's Burgers: American cuisine. Price range: $. "
+        "Price level: inexpensive, budget-friendly. Smashed burgers and shakes."
+    )
+
+
+def test_an_index_built_by_other_formatting_code_is_not_current(small_kb, tmp_path, hash_embeddings, monkeypatch):
+    from frontdesk.knowledge import chunking
+
+    index = KnowledgeIndex(tmp_path / "index", hash_embeddings, "hash-test")
+    source = load_knowledge_file(small_kb)
+    ingest(source, index)
+    assert is_current(source, index, 800, 100)
+    # Same data file, new code writing items differently (an upgrade): the index is stale.
+    original = chunking.format_item
+    monkeypatch.setattr(chunking, "format_item", lambda *args: original(*args) + " Updated.")
+    assert not is_current(source, index, 800, 100)

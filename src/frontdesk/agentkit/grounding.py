@@ -2,8 +2,8 @@
 
 A small model's most harmful mistakes are confident specifics: a wrong closing time, a made-up
 price or phone number, a restaurant that is not there. Those are easy to find with patterns, so
-every time, date, price, phone number and known venue name in the answer is looked up in the
-retrieved context (plus facts the system itself supplied, such as the current date and the
+every time, date, price, phone number, other number of two digits or more and known venue
+name in the answer is looked up in the retrieved context (plus facts the system itself supplied, such as the current date and the
 helplines). Formats are normalised first: "11 PM", "11:00 p.m." and "11:00PM" are one time.
 No LLM is involved, so the check is fast and cannot be talked out of its verdict.
 """
@@ -29,6 +29,8 @@ _MONTH_DATE = re.compile(
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
+# Any other number of two digits or more: seats, floors, square feet, tier credits, years.
+_QUANTITY = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?(?![\w,]*\d)")
 
 
 def _times(text: str) -> set[str]:
@@ -59,6 +61,18 @@ def _dates(text: str) -> set[str]:
     for _, month, day in _ISO_DATE.findall(text):
         found.add(f"{int(month):02d}-{int(day):02d}")
     return found
+
+
+def _quantities(text: str) -> set[str]:
+    """Numbers that are not part of a time, price, phone number or date ("34 floors")."""
+    for pattern in (_TIME, _PRICE, _PHONE, _MONTH_DATE, _ISO_DATE):
+        text = pattern.sub(" ", text)
+    return {match.replace(",", "") for match in _QUANTITY.findall(text)}
+
+
+def _numbers(text: str) -> set[str]:
+    """Every number in `text`, commas dropped: what a quantity may be checked against."""
+    return {match.replace(",", "") for match in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text)}
 
 
 def _month_number(name: str) -> int:
@@ -109,6 +123,8 @@ def check_grounding(
         allowed = extract(support)
         for value in sorted(extract(answer) - allowed):
             unsupported.append(f"{kind} {value}")
+    for value in sorted(_quantities(answer) - _numbers(support), key=int):
+        unsupported.append(f"number {value}")
     answer_folded = answer.casefold()
     for name in sorted(set(venue_names), key=len, reverse=True):
         folded = name.casefold()

@@ -133,7 +133,9 @@ def _format_with_plan(name: str, fields: dict[str, Any], plan: FieldPlan) -> str
             parts.append(_sentence(f"Price level: {words}"))
     description = fields.get("description")
     used.add("description")
-    if description:
+    # A description that only repeats what the fields already said (an FAQ's summary of its
+    # answer) would cost the model context tokens and say nothing new.
+    if description and _text(description).rstrip(".").casefold() not in " ".join(parts).casefold():
         parts.append(_sentence(_text(description)))
     # Anything the plan does not name is still content: keep it, labelled.
     for key, value in fields.items():

@@ -27,8 +27,6 @@ logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG at import; its per-call chatter is not ours to show.
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
-# Bump when formatting or chunking changes what a chunk says: a stale index is then rebuilt.
-PIPELINE_VERSION = 2
 EMBED_BATCH = 32
 
 ProgressCallback = Callable[[int, int], None]  # (done, total)

@@ -7,11 +7,12 @@ manifest records what was ingested so callers can skip the work when nothing cha
 
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 
 from frontdesk.knowledge.chunking import chunk_source
-from frontdesk.knowledge.index import PIPELINE_VERSION, KnowledgeIndex, ProgressCallback
+from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.loader import KnowledgeSource
 
 
@@ -30,14 +31,17 @@ class IngestReport:
 
 
 def fingerprint(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> dict:
+    # The chunk ids hash each chunk's text, so their digest changes with the data and with the
+    # code that formats and splits it: an upgrade that writes items differently re-ingests.
+    ids = sorted(str(doc.id) for doc in chunk_source(source, chunk_size, overlap))
     return {
+        "chunks_sha256": hashlib.sha256("\n".join(ids).encode()).hexdigest(),
         "source": source.source,
         "source_sha256": source.fingerprint,
         "property_id": source.property_id,
         "embeddings": index.embeddings_id,
         "chunk_size": chunk_size,
         "chunk_overlap": overlap,
-        "pipeline_version": PIPELINE_VERSION,
     }
 
 

@@ -140,6 +140,18 @@ def with_day_hours(
     return annotated
 
 
+def conversation_for_answer(messages: list[BaseMessage], limit: int) -> list[BaseMessage]:
+    """The last `limit` guest and assistant messages, ending with the guest's question.
+
+    On a retry the rejected answer is still the last message; left in, it makes the model
+    continue that answer (usually with nothing) instead of writing a new one.
+    """
+    turns = [m for m in messages if isinstance(m, (HumanMessage, AIMessage))]
+    while turns and isinstance(turns[-1], AIMessage):
+        turns.pop()
+    return turns[-limit:]
+
+
 def format_context(context: list[dict[str, Any]]) -> str:
     return "\n\n".join(f"[{i}] {doc['content']}" for i, doc in enumerate(context, start=1))
 
@@ -162,9 +174,7 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     feedback = state.get("retry_feedback")
     if state.get("retry_count", 0) > 0 and feedback:
         turn += "\n\n" + render(prompts.RETRY_FEEDBACK, feedback=feedback)
-    history = [
-        m for m in state.get("messages", []) if isinstance(m, (HumanMessage, AIMessage))
-    ][-ctx.history_messages :]
+    history = conversation_for_answer(state.get("messages", []), ctx.history_messages)
     try:
         reply = await ctx.llm.ainvoke([SystemMessage(content=f"{system}\n\n{turn}"), *history])
     except Exception:
@@ -218,6 +228,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     except Exception as exc:  # noqa: BLE001 - handled by the fail-open/fail-closed rule
         logger.warning("validator failed: %s", exc)
         return validator_error_outcome(retry_count, str(exc))
+    logger.debug("validator: %s %s", verdict.status, verdict.reason)
     return validation_outcome(verdict.status == PASS, retry_count, verdict.reason)
 
 
