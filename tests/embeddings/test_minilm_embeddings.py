@@ -78,6 +78,22 @@ def test_concurrent_calls_share_one_model(minilm):
 
 
 @needs_model
+@needs_model
+def test_a_repeated_query_is_embedded_once(minilm, monkeypatch):
+    minilm.clear_query_cache()
+    first = minilm.embed_query("where is the poker room")
+    calls = []
+    original = minilm.embed_array
+    monkeypatch.setattr(minilm, "embed_array", lambda texts: calls.append(texts) or original(texts))
+    again = minilm.embed_query("where is the poker room")
+    assert again == first and calls == []
+    again.append(0.0)  # a caller changing its copy does not change the cache
+    assert minilm.embed_query("where is the poker room") == first
+    minilm.clear_query_cache()
+    assert minilm.embed_query("where is the poker room") == pytest.approx(first, abs=1e-6)
+    assert calls == [["where is the poker room"]]
+
+
 def test_empty_input_and_bad_input(minilm):
     assert minilm.embed_documents([]) == []
     with pytest.raises(TypeError, match="list of strings"):

@@ -10,6 +10,7 @@ No LLM is involved, so the check is fast and cannot be talked out of its verdict
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -126,13 +127,21 @@ def check_grounding(
     for value in sorted(_quantities(answer) - _numbers(support), key=int):
         unsupported.append(f"number {value}")
     answer_folded = answer.casefold()
-    for name in sorted(set(venue_names), key=len, reverse=True):
-        folded = name.casefold()
-        if _mentions(answer_folded, folded) and folded not in support_folded:
-            unsupported.append(f"venue '{name}'")
-            answer_folded = answer_folded.replace(folded, " ")  # do not re-report its sub-names
+    names = tuple(sorted(set(venue_names), key=len, reverse=True))
+    # Longest name first, and the alternation consumes what it matches, so the sub-names of
+    # a reported venue ("Sky Tower" inside "Sky Tower Suite") are not reported again.
+    for match in _venue_pattern(tuple(n.casefold() for n in names)).finditer(answer_folded):
+        folded = match.group(0)
+        if folded not in support_folded:
+            name = next(n for n in names if n.casefold() == folded)
+            if f"venue '{name}'" not in unsupported:
+                unsupported.append(f"venue '{name}'")
     return GroundingReport(unsupported=unsupported)
 
 
-def _mentions(text: str, name: str) -> bool:
-    return re.search(r"(?<!\w)" + re.escape(name) + r"(?!\w)", text) is not None
+@functools.lru_cache(maxsize=8)
+def _venue_pattern(folded_names: tuple[str, ...]) -> re.Pattern[str]:
+    """One regex over every venue name (compiled once per name list, not per answer)."""
+    if not folded_names:
+        return re.compile(r"(?!x)x")  # matches nothing
+    return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in folded_names) + r")(?!\w)")

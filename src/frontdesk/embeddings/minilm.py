@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 MODEL_KEY = "all-minilm-l6-v2"
 DIMENSIONS = 384
 MAX_TOKENS = 256
+# Recent query embeddings kept per process (a few hundred KB).
+QUERY_CACHE_SIZE = 512
 BATCH_SIZE = 32
 _FOLDER = "all-minilm-l6-v2-int8"
 
@@ -90,6 +93,10 @@ class MiniLMEmbeddings(Embeddings):
         self._load_lock = threading.Lock()
         self._session: Any = None
         self._tokenizer: Any = None
+        # One turn embeds the guest's message more than once (router, then retrieval): the
+        # second time is a lookup. Bounded, and per process.
+        self._queries: OrderedDict[str, list[float]] = OrderedDict()
+        self._queries_lock = threading.Lock()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> MiniLMEmbeddings:
@@ -157,4 +164,17 @@ class MiniLMEmbeddings(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         if not isinstance(text, str):
             raise TypeError(f"embed_query expects a string, got {type(text).__name__}")
-        return self.embed_array([text])[0].tolist()
+        with self._queries_lock:
+            if text in self._queries:
+                self._queries.move_to_end(text)
+                return list(self._queries[text])
+        vector = self.embed_array([text])[0].tolist()
+        with self._queries_lock:
+            self._queries[text] = vector
+            while len(self._queries) > QUERY_CACHE_SIZE:
+                self._queries.popitem(last=False)
+        return list(vector)
+
+    def clear_query_cache(self) -> None:
+        with self._queries_lock:
+            self._queries.clear()

@@ -6,6 +6,8 @@ cannot leave the schema); the parser turns the reply into the Pydantic object (o
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import re
 from operator import itemgetter
@@ -20,10 +22,17 @@ def is_pydantic_class(schema: Any) -> bool:
     return isinstance(schema, type) and issubclass(schema, BaseModel)
 
 
+@functools.cache
+def _pydantic_schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Generating a schema costs about half a millisecond; the router and the validator ask
+    # for the same two on every turn.
+    return model.model_json_schema()
+
+
 def json_schema_of(schema: Any) -> tuple[str, dict[str, Any]]:
     """(name, JSON schema) for a Pydantic model class or a JSON-schema dict."""
     if is_pydantic_class(schema):
-        return schema.__name__, schema.model_json_schema()
+        return schema.__name__, copy.deepcopy(_pydantic_schema(schema))
     if isinstance(schema, dict):
         if "type" not in schema and "properties" not in schema and "$ref" not in schema:
             raise ValueError(
