@@ -1,14 +1,13 @@
 """The web chat UI in Debian's headless Chromium, against the real app serving a fake assistant.
 
 Runs uvicorn in a thread on a free 127.0.0.1 port and drives `/usr/bin/chromium` with Python
-Playwright (never `playwright install`: nothing is downloaded). Set FRONTDESK_SCREENSHOT to a
-path to also save a screenshot of a conversation there (e.g. docs/screenshot.png).
+Playwright (never `playwright install`: nothing is downloaded). The README's screenshot comes
+from the real concierge instead: `python scripts/screenshot.py`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import threading
 import time
@@ -379,31 +378,5 @@ def test_phone_width_layout(browser, live_server, problems, width):
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
             assert box["y"] + box["height"] <= 740 + 0.5, selector
         expect(page.get_by_role("button", name="New conversation")).to_be_visible()
-    finally:
-        page.context.close()
-
-
-def test_screenshot(browser, live_server, problems):
-    target = os.environ.get("FRONTDESK_SCREENSHOT")
-    if not target:
-        pytest.skip("set FRONTDESK_SCREENSHOT=<path> to save a screenshot")
-    page = open_page(
-        browser,
-        live_server,
-        problems,
-        viewport={"width": 1100, "height": 760},
-        device_scale_factor=2,
-        color_scheme="light",
-    )
-    try:
-        send(page, POOL_Q)
-        wait_for_answer(page, POOL_A)
-        send(page, DINNER_Q)
-        wait_for_answer(page, DINNER_A)
-        page.get_by_label("Your message").fill("Do you have parking for guests?")
-        page.wait_for_timeout(300)  # let smooth scrolling settle
-        Path(target).parent.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=target)
-        assert Path(target).stat().st_size > 10_000
     finally:
         page.context.close()
