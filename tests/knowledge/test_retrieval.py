@@ -31,9 +31,25 @@ def test_hybrid_search_finds_items_by_name_and_by_topic(retriever):
     assert len(retriever.search("spa massage", top_k=2)) <= 2
 
 
-def test_search_is_filtered_on_property(retriever):
+def test_search_is_filtered_on_property(retriever, small_kb):
     other = HybridRetriever(retriever.index, "another_resort", retriever.settings)
     assert other.search("bobby's burgers") == []
+
+    # A second property in the same index: each search sees only its own property's items.
+    data = json.loads(small_kb.read_text())
+    data["property"]["property_id"] = "another_resort"
+    for items in data["categories"].values():
+        for item in items:
+            if isinstance(item, dict):
+                item["property_id"] = "another_resort"
+                if "name" in item:
+                    item["name"] = "Other " + item["name"]
+    small_kb.write_text(json.dumps(data))
+    ingest(load_knowledge_file(small_kb), retriever.index)
+    mine = {h["metadata"]["item_name"] for h in retriever.search("bobby's burgers", top_k=5)}
+    theirs = {h["metadata"]["item_name"] for h in other.search("bobby's burgers", top_k=5)}
+    assert "Bobby's Burgers" in mine and all(not n.startswith("Other ") for n in mine)
+    assert "Other Bobby's Burgers" in theirs and all(n.startswith("Other ") for n in theirs)
 
 
 def test_nothing_above_the_threshold_returns_nothing(retriever):
