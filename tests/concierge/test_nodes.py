@@ -1,5 +1,6 @@
-"""The router node: guardrail first, then the intent router, with the thread's context for
-short follow-ups the router cannot place alone."""
+"""Concierge nodes and their helpers, called directly: the router node (guardrail, intent
+router, the thread's context for short follow-ups), follow-up detection, the asked day's hours
+in the retrieved context, and the conversation a (re)generation sees."""
 
 from types import SimpleNamespace
 
