@@ -1,6 +1,5 @@
 """Concierge nodes and their helpers, called directly: the router node (guardrail, intent
-router, the thread's context for short follow-ups), follow-up detection, the asked day's hours
-in the retrieved context, and the conversation a (re)generation sees."""
+router, the thread's context for short follow-ups) and the conversation a (re)generation sees."""
 
 from types import SimpleNamespace
 
@@ -78,29 +77,6 @@ async def test_long_messages_and_first_messages_are_routed_alone():
     await nodes.router(thread(FIRST, long_text), runtime_with(router))
     await nodes.router(thread(FOLLOW_UP), runtime_with(router))
     assert router.seen == [long_text, FOLLOW_UP]
-
-
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        ("and on sundays?", True),
-        ("what time does it close on saturday?", True),
-        ("do they take reservations for a party of ten people", True),
-        ("what time does the buffet close on saturday night", False),
-    ],
-)
-def test_is_follow_up(text, expected):
-    assert nodes.is_follow_up(text) is expected
-
-
-def test_retrieved_items_get_their_hours_on_the_asked_day_first():
-    doc = {"content": "Shack: seafood. Hours: Sun-Thu 11:30 AM-9:00 PM; Fri-Sat 11:30 AM-10:00 PM.",
-           "metadata": {"item_name": "Shack"}}
-    other = {"content": "Spa: massages.", "metadata": {"item_name": "Spa"}}
-    annotated = nodes.with_day_hours([doc, other], "is it open late on saturday?", "")
-    assert annotated[0]["content"].startswith("On Saturday, Shack is open 11:30 AM-10:00 PM.\nShack:")
-    assert annotated[1] == other and doc["content"].startswith("Shack:"), "inputs are not mutated"
-    assert nodes.with_day_hours([doc], "what does it serve", "") == [doc]
 
 
 def test_a_retry_answers_the_question_not_the_rejected_answer():

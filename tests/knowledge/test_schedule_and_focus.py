@@ -1,7 +1,7 @@
 import pytest
 
 from frontdesk.knowledge.focus import focus_on_named, names_item
-from frontdesk.knowledge.schedule import asked_days, day_hours_note, hours_by_day
+from frontdesk.knowledge.schedule import asked_days, day_hours_note, hours_by_day, with_day_hours
 
 MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
 
@@ -48,6 +48,16 @@ def test_day_hours_note_is_built_from_the_items_own_hours():
     )
     assert day_hours_note("X", "X: no hours here.", [MON]) is None
     assert day_hours_note("X", "X: y. Hours: Fri 8:00 PM.", [MON]) is None
+
+
+def test_retrieved_items_get_their_hours_on_the_asked_day_first():
+    doc = {"content": "Shack: seafood. Hours: Sun-Thu 11:30 AM-9:00 PM; Fri-Sat 11:30 AM-10:00 PM.",
+           "metadata": {"item_name": "Shack"}}
+    other = {"content": "Spa: massages.", "metadata": {"item_name": "Spa"}}
+    annotated = with_day_hours([doc, other], "is it open late on saturday?", "")
+    assert annotated[0]["content"].startswith("On Saturday, Shack is open 11:30 AM-10:00 PM.\nShack:")
+    assert annotated[1] == other and doc["content"].startswith("Shack:"), "inputs are not mutated"
+    assert with_day_hours([doc], "what does it serve", "") == [doc]
 
 
 def hit(name: str) -> dict:

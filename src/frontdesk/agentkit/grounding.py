@@ -3,8 +3,8 @@
 A small model's most harmful mistakes are confident specifics: a wrong closing time, a made-up
 price or phone number, a restaurant that is not there. Those are easy to find with patterns, so
 every time, date, price, phone number, other number of two digits or more and known venue
-name in the answer is looked up in the retrieved context (plus facts the system itself supplied, such as the current date and the
-helplines). Formats are normalised first: "11 PM", "11:00 p.m." and "11:00PM" are one time.
+name in the answer is looked up in the retrieved context (plus facts the system itself
+supplied, such as the current date and the helplines). Formats are normalised first: "11 PM", "11:00 p.m." and "11:00PM" are one time.
 No LLM is involved, so the check is fast and cannot be talked out of its verdict.
 """
 
@@ -126,16 +126,14 @@ def check_grounding(
             unsupported.append(f"{kind} {value}")
     for value in sorted(_quantities(answer) - _numbers(support), key=int):
         unsupported.append(f"number {value}")
-    answer_folded = answer.casefold()
-    names = tuple(sorted(set(venue_names), key=len, reverse=True))
+    by_folded = {name.casefold(): name for name in venue_names}
     # Longest name first, and the alternation consumes what it matches, so the sub-names of
     # a reported venue ("Sky Tower" inside "Sky Tower Suite") are not reported again.
-    for match in _venue_pattern(tuple(n.casefold() for n in names)).finditer(answer_folded):
-        folded = match.group(0)
-        if folded not in support_folded:
-            name = next(n for n in names if n.casefold() == folded)
-            if f"venue '{name}'" not in unsupported:
-                unsupported.append(f"venue '{name}'")
+    pattern = _venue_pattern(tuple(sorted(by_folded, key=len, reverse=True)))
+    mentioned = dict.fromkeys(match.group(0) for match in pattern.finditer(answer.casefold()))
+    unsupported += [
+        f"venue '{by_folded[folded]}'" for folded in mentioned if folded not in support_folded
+    ]
     return GroundingReport(unsupported=unsupported)
 
 

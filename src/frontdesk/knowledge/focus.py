@@ -9,9 +9,10 @@ only a little of the rest stays (a question can still need a neighbour, "is it n
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
+
+from frontdesk.guardrails import normalize_text
 
 # Words that do not identify an item on their own ("the", "a", "at", "of", "&" -> "and").
 _FILLER = {"the", "a", "an", "at", "of", "and", "by", "in", "on", "s"}
@@ -20,8 +21,8 @@ _LEADING_WORDS = 2
 
 
 def _words(text: str) -> list[str]:
-    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().casefold()
-    folded = folded.replace("&", " and ").replace("'", "")
+    # The guardrail's canonical view: case-folded, accents and look-alike letters undone.
+    folded = normalize_text(text).replace("&", " and ").replace("'", "").replace("\u2019", "")
     return [w for w in re.split(r"[^a-z0-9]+", folded) if w and w not in _FILLER]
 
 

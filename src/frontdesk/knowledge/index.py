@@ -56,21 +56,18 @@ class KeywordIndex:
         self.documents = list(documents)
         self._stemmer = Stemmer.Stemmer("english")
         self._bm25 = bm25s.BM25()
-        if self.documents:
-            tokens = bm25s.tokenize(
-                [d.page_content for d in self.documents],
-                stopwords="en",
-                stemmer=self._stemmer,
-                show_progress=False,
-            )
+        tokens = self._tokenize([d.page_content for d in self.documents])
+        if tokens:
             self._bm25.index(tokens, show_progress=False)
         # Each document's stemmed terms, to tell an exact keyword match from a partial one.
-        self._terms = [frozenset(self._tokenize(d.page_content)) for d in self.documents]
+        self._terms = [frozenset(doc_tokens) for doc_tokens in tokens]
 
-    def _tokenize(self, text: str) -> list[str]:
+    def _tokenize(self, texts: list[str]) -> list[list[str]]:
+        if not texts:
+            return []
         return bm25s.tokenize(
-            [text], stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
-        )[0]
+            texts, stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
+        )
 
     def has_full_match(self, query: str) -> bool:
         """Whether some document holds every (stemmed, non-stop-word) term of `query`.
@@ -78,13 +75,13 @@ class KeywordIndex:
         Short keyword queries ("soaking tub", "pai gow and sic bo") can sit below the dense
         relevance threshold while naming exactly what a document says; this is their evidence.
         """
-        terms = set(self._tokenize(query))
+        terms = set(self._tokenize([query])[0])
         return bool(terms) and any(terms <= doc_terms for doc_terms in self._terms)
 
     def search(self, query: str, k: int) -> list[tuple[Document, float]]:
         if not self.documents:
             return []
-        query_tokens = [self._tokenize(query)]
+        query_tokens = self._tokenize([query])
         if not query_tokens[0]:
             return []
         k = min(k, len(self.documents))

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from frontdesk.knowledge.chunking import chunk_source
+from frontdesk.knowledge.chunking import Chunk, chunk_source
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.loader import KnowledgeSource
 
@@ -30,10 +31,13 @@ class IngestReport:
         return self.added / self.seconds if self.seconds > 0 else 0.0
 
 
-def fingerprint(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> dict:
+def fingerprint(
+    source: KnowledgeSource, index: KnowledgeIndex, chunks: Sequence[Chunk], chunk_size: int, overlap: int
+) -> dict:
+    """What the manifest records for `chunks` of `source`, made with these settings."""
     # The chunk ids hash each chunk's text, so their digest changes with the data and with the
     # code that formats and splits it: an upgrade that writes items differently re-ingests.
-    ids = sorted(str(doc.id) for doc in chunk_source(source, chunk_size, overlap))
+    ids = sorted(str(chunk.id) for chunk in chunks)
     return {
         "chunks_sha256": hashlib.sha256("\n".join(ids).encode()).hexdigest(),
         "source": source.source,
@@ -47,9 +51,9 @@ def fingerprint(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int,
 
 def is_current(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> bool:
     """True when the index already holds exactly this data, embedded the same way."""
-    return index.manifest() == fingerprint(source, index, chunk_size, overlap) and index.count(
-        source.property_id
-    ) > 0
+    chunks = chunk_source(source, chunk_size, overlap)
+    wanted = fingerprint(source, index, chunks, chunk_size, overlap)
+    return index.manifest() == wanted and index.count(source.property_id) > 0
 
 
 def ingest(
@@ -63,7 +67,7 @@ def ingest(
     started = time.perf_counter()
     chunks = chunk_source(source, chunk_size, overlap)
     sync = index.sync(chunks, source.property_id, progress=progress)
-    index.write_manifest(fingerprint(source, index, chunk_size, overlap))
+    index.write_manifest(fingerprint(source, index, chunks, chunk_size, overlap))
     return IngestReport(
         chunks=len(chunks),
         added=sync.added,

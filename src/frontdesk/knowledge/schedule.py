@@ -9,6 +9,7 @@ only from the item's own text (the grounding check still holds).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _ABBREVIATIONS = [name[:3].casefold() for name in DAY_NAMES]
@@ -76,3 +77,18 @@ def day_hours_note(name: str, content: str, days: list[int]) -> str | None:
         else:
             sentences.append(f"On {DAY_NAMES[day]}, {name} is closed.")
     return " ".join(sentences) or None
+
+
+def with_day_hours(
+    results: list[dict[str, Any]], question: str, current_time: str = ""
+) -> list[dict[str, Any]]:
+    """Retrieval results with each item's hours on the asked days put first in its content
+    (new dicts; the results are not changed). Unchanged when the question asks about no day."""
+    days = asked_days(question, current_time)
+    if not days:
+        return results
+    annotated = []
+    for doc in results:
+        note = day_hours_note(doc["metadata"].get("item_name", "It"), doc["content"], days)
+        annotated.append({**doc, "content": f"{note}\n{doc['content']}"} if note else doc)
+    return annotated

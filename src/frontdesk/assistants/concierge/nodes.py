@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -29,7 +28,8 @@ from frontdesk.assistants.concierge.state import (
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
 from frontdesk.guardrails import audit_input
 from frontdesk.knowledge.focus import focus_on_named
-from frontdesk.knowledge.schedule import asked_days, day_hours_note
+from frontdesk.knowledge.schedule import with_day_hours
+from frontdesk.routing.followup import is_follow_up
 
 logger = logging.getLogger(__name__)
 
@@ -46,10 +46,6 @@ OFF_TOPIC = "off_topic"
 REDIRECTED = ("off_topic", "gambling_advice", "action_request")
 # Below this router confidence a message is not trusted to be about the property.
 MIN_ROUTE_CONFIDENCE = 0.3
-# A follow-up ("and on sundays?", "what time does it close?") is searched together with the
-# previous question: a message this short, or one that refers back with one of these words.
-FOLLOW_UP_WORDS = 6
-REFERRING_WORDS = frozenset({"it", "its", "they", "them", "their", "those"})
 # Router categories the retrieve-generate path answers.
 ANSWERED = ("property_qa", "hours_schedule")
 # A short follow-up routed here with little confidence is routed again with the previous
@@ -124,20 +120,6 @@ def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[
     else:
         context = focus_on_named(query, search_knowledge_base(retriever, query))
     return {"retrieved_context": with_day_hours(context, query, state.get("current_time", ""))}
-
-
-def with_day_hours(
-    context: list[dict[str, Any]], question: str, current_time: str
-) -> list[dict[str, Any]]:
-    """Each item's hours on the days the question asks about, worked out and put first."""
-    days = asked_days(question, current_time)
-    if not days:
-        return context
-    annotated = []
-    for doc in context:
-        note = day_hours_note(doc["metadata"].get("item_name", "It"), doc["content"], days)
-        annotated.append({**doc, "content": f"{note}\n{doc['content']}"} if note else doc)
-    return annotated
 
 
 def conversation_for_answer(messages: list[BaseMessage], limit: int) -> list[BaseMessage]:
@@ -266,12 +248,6 @@ def off_topic(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict
 
 
 # -- routing functions (pure) -----------------------------------------------------------------
-
-
-def is_follow_up(text: str) -> bool:
-    """Whether a message likely leans on the previous one: very short, or referring back."""
-    words = re.findall(r"[a-z']+", text.casefold())
-    return len(words) <= FOLLOW_UP_WORDS or not REFERRING_WORDS.isdisjoint(words)
 
 
 def _is_unsure_follow_up(text: str, label: str, confidence: float) -> bool:
