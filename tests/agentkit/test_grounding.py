@@ -1,4 +1,4 @@
-from frontdesk.agentkit.grounding import check_grounding
+from frontdesk.agentkit.grounding import check_grounding, conform_numbers
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.validation import (
     FAIL,
@@ -88,3 +88,39 @@ def test_with_max_tokens_lowers_the_budget_only_where_there_is_one():
     assert capped.max_tokens == 96
     plain = Unbudgeted()
     assert with_max_tokens(plain, 96) is plain
+
+
+def test_feedback_quotes_the_context_sentence_with_the_right_value():
+    context = [
+        (
+            "Sky Tower: Type: tower. Check-in: 4:00 PM. The Sky Tower is a 34-story glass tower "
+            "that opened in April 2002. It is connected to the Shops."
+        ),
+        "Elemis Spa: Type: spa. Prices: $$$ (50-minute massages from $165; facials from $175).",
+    ]
+    floors = check_grounding("The Sky Tower has 44 floors.", context)
+    assert floors.unsupported == ["number 44"]
+    assert floors.evidence == (
+        "Sky Tower: The Sky Tower is a 34-story glass tower that opened in April 2002.",
+    )
+    assert '"Sky Tower: The Sky Tower is a 34-story glass tower' in floors.feedback()
+    massage = check_grounding("A 50-minute massage costs $50.", context)
+    assert massage.evidence == (
+        "Elemis Spa: Prices: $$$ (50-minute massages from $165; facials from $175).",
+    )
+
+
+def test_no_evidence_when_no_context_sentence_shares_the_words():
+    report = check_grounding("Parking costs $40.", ["Sky Tower: Check-in: 4:00 PM."])
+    assert report.unsupported == ["price 40"] and report.evidence == ()
+    assert "CONTEXT says" not in report.feedback()
+
+
+def test_numbers_are_written_as_the_context_writes_them():
+    context = ["Mohegan Sun Arena: Capacity: 10,000 seats. Opened 2001.", "Soar: 40,000 Tier Credits."]
+    assert conform_numbers("It holds 10000 people and Soar needs 40000.", context) == (
+        "It holds 10,000 people and Soar needs 40,000."
+    )
+    # Years, phone numbers, times and numbers the context does not group stay as they are.
+    unchanged = "Opened in 2001; call 1-888-226-7711 at 11:00; room 1412."
+    assert conform_numbers(unchanged, context) == unchanged

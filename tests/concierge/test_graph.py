@@ -189,3 +189,26 @@ async def test_empty_answer_is_retried(concierge):
     answer = await service.ask("tell me about bobby's burgers", tid())
     assert answer.answer == "Bobby's Burgers serves burgers."
     assert "empty" in llm.calls[1][0].content
+
+
+async def test_an_answer_contradicting_the_days_hours_is_replaced_by_them(concierge):
+    service, llm = concierge(["No, Tuscany Trattoria is closed on Wednesday.", PASS_JSON])
+    thread_id = tid()
+    answer = await service.ask("is tuscany trattoria open on wednesday?", thread_id)
+    assert answer.validation == "PASS"
+    assert answer.answer.startswith("On Wednesday, Tuscany Trattoria is open 5:00 PM-10:00 PM.")
+    assert "1-888-555-0100" in answer.answer
+    assert len(llm.calls) == 1, "corrected in code: no validator call, no retry"
+    state = (await service.graph.aget_state(service.config(thread_id))).values
+    replies = [m.content for m in state["messages"] if m.type == "ai"]
+    assert replies == [answer.answer], "the wrong answer is replaced in the thread, not kept"
+
+
+async def test_a_retry_is_shown_the_context_sentence_with_the_right_value(concierge):
+    service, llm = concierge(
+        ["Grand Arena holds 12,000 people.", "Grand Arena holds 10,000 people.", PASS_JSON]
+    )
+    answer = await service.ask("where is the grand arena and how big is it", tid())
+    assert answer.answer == "Grand Arena holds 10,000 people."
+    retry_prompt = llm.calls[1][0].content
+    assert "number 12000" in retry_prompt and "The CONTEXT says:" in retry_prompt

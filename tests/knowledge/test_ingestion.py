@@ -118,6 +118,8 @@ def test_formatter_writes_fields_as_sentences_and_skips_a_description_that_repea
         "Bobby's Burgers: American cuisine. Price range: $. "
         "Price level: inexpensive, budget-friendly. Smashed burgers and shakes."
     )
+    arena = format_item("entertainment", "Arena", {"capacity": 10000, "age_policy": 21})
+    assert arena == "Arena: Capacity: 10,000 seats. Age policy: 21."
 
 
 def test_an_index_built_by_other_formatting_code_is_not_current(small_kb, tmp_path, hash_embeddings, monkeypatch):

@@ -1,7 +1,13 @@
 import pytest
 
 from frontdesk.knowledge.focus import focus_on_named, names_item
-from frontdesk.knowledge.schedule import asked_days, day_hours_note, hours_by_day, with_day_hours
+from frontdesk.knowledge.schedule import (
+    asked_days,
+    day_hours_conflicts,
+    day_hours_note,
+    hours_by_day,
+    with_day_hours,
+)
 
 MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
 
@@ -80,3 +86,31 @@ def test_focus_puts_named_items_first_and_keeps_few_others():
     partly = focus_on_named("sky tower king room with a view", results, keep_others=0)
     assert [r["content"] for r in partly] == ["Sky Tower"]
     assert focus_on_named("anything fun to do", results) == results
+
+
+CLOSED_MONDAY = with_day_hours(
+    [{"content": "Beauty & Essex: Hours: Wed-Sat 5:00 PM-10:00 PM; closed Mon-Tue.",
+      "metadata": {"item_name": "Beauty & Essex"}}],
+    "is it open on monday and friday?",
+)
+
+
+@pytest.mark.parametrize(
+    "answer, contradicted",
+    [
+        ("Yes, Beauty & Essex is open on Monday.", ["On Monday, Beauty & Essex is closed."]),
+        ("Yes, it is.", ["On Monday, Beauty & Essex is closed."]),
+        ("It is closed on Friday.", ["On Friday, Beauty & Essex is open 5:00 PM-10:00 PM."]),
+        ("No, Beauty & Essex is closed on Monday.", []),
+        ("It is not open on Monday.", []),
+        # Several days named: which clause is about which day is not for a pattern to judge.
+        ("Closed on Monday, open on Friday from 5:00 PM.", []),
+    ],
+)
+def test_answers_that_contradict_the_days_hours_are_found(answer, contradicted):
+    context = [doc["content"] for doc in CLOSED_MONDAY]
+    assert day_hours_conflicts(answer, context) == contradicted
+
+
+def test_no_conflicts_without_worked_out_hours():
+    assert day_hours_conflicts("Yes, it is open.", ["Beauty & Essex: closed Mon-Tue."]) == []

@@ -84,6 +84,9 @@ def _month_number(name: str) -> int:
 @dataclass(frozen=True)
 class GroundingReport:
     unsupported: list[str]
+    # Context sentences that most likely hold the right value of an unsupported detail: told
+    # only "44 floors is wrong", a small model writes 44 again; shown "a 34-story tower", not.
+    evidence: tuple[str, ...] = ()
 
     @property
     def grounded(self) -> bool:
@@ -92,10 +95,13 @@ class GroundingReport:
     def feedback(self) -> str:
         if self.grounded:
             return ""
-        return (
+        text = (
             "These details are not in the provided context; remove them or use the exact "
-            "values from the context: " + "; ".join(self.unsupported)
+            "values from the context: " + "; ".join(self.unsupported) + "."
         )
+        if self.evidence:
+            text += " The CONTEXT says: " + " ".join(f'"{s}"' for s in self.evidence)
+        return text
 
 
 def check_grounding(
@@ -114,18 +120,13 @@ def check_grounding(
     support = "\n".join([*context, *trusted_facts])
     support_folded = support.casefold()
     unsupported: list[str] = []
-    checks = (
-        ("time", _times),
-        ("price", _prices),
-        ("phone number", _phones),
-        ("date", _dates),
-    )
-    for kind, extract in checks:
+    for kind, extract in _CHECKS:
         allowed = extract(support)
         for value in sorted(extract(answer) - allowed):
             unsupported.append(f"{kind} {value}")
     for value in sorted(_quantities(answer) - _numbers(support), key=int):
         unsupported.append(f"number {value}")
+    evidence = _evidence(answer, list(context), set(unsupported)) if unsupported else ()
     by_folded = {name.casefold(): name for name in venue_names}
     # Longest name first, and the alternation consumes what it matches, so the sub-names of
     # a reported venue ("Sky Tower" inside "Sky Tower Suite") are not reported again.
@@ -134,7 +135,69 @@ def check_grounding(
     unsupported += [
         f"venue '{by_folded[folded]}'" for folded in mentioned if folded not in support_folded
     ]
-    return GroundingReport(unsupported=unsupported)
+    return GroundingReport(unsupported=unsupported, evidence=evidence)
+
+
+_CHECKS = (
+    ("time", _times),
+    ("price", _prices),
+    ("phone number", _phones),
+    ("date", _dates),
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_WORD = re.compile(r"[a-z]{3,}")
+_COMMON = frozenset({
+    "the", "and", "for", "are", "you", "your", "with", "that", "this", "from", "has", "have",
+    "was", "were", "its", "our", "can", "will", "not", "they", "them", "their", "there", "here",
+    "what", "when", "where", "which", "who", "how", "does", "open",
+})
+MAX_EVIDENCE = 2
+MAX_HEADING = 80
+
+
+def _details(text: str) -> dict[str, set[str]]:
+    """The specifics of `text` by kind, as `check_grounding` names them."""
+    found = {kind: extract(text) for kind, extract in _CHECKS}
+    found["number"] = _quantities(text)
+    return found
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.casefold()) if w not in _COMMON}
+
+
+def _sentences_with_heading(doc: str) -> list[str]:
+    """A document's sentences, each led by the document's heading ("Grand Arena: Capacity:
+    10,000 seats."): a field sentence alone does not say whose field it is."""
+    sentences = [s.strip() for s in _SENTENCE_END.split(doc) if s.strip()]
+    heading, colon, _ = doc.partition(":")
+    if not colon or len(heading) > MAX_HEADING or "\n" in heading:
+        return sentences
+    return [s if s.startswith(heading) else f"{heading}: {s}" for s in sentences]
+
+
+def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[str, ...]:
+    """For each answer sentence with an unsupported time, price, phone, date or number, the
+    context sentence that shares most of its words and states a value of the same kind."""
+    context_sentences = [sentence for doc in context for sentence in _sentences_with_heading(doc)]
+    found: list[str] = []
+    for sentence in _SENTENCE_END.split(answer):
+        kinds = {
+            kind for kind, values in _details(sentence).items()
+            if any(f"{kind} {value}" in unsupported for value in values)
+        }
+        words = _content_words(sentence)
+        if not kinds or not words:
+            continue
+        scored = [
+            (len(words & _content_words(candidate)), candidate)
+            for candidate in context_sentences
+            if any(_details(candidate)[kind] for kind in kinds)
+        ]
+        overlap, best = max(scored, key=lambda pair: pair[0], default=(0, ""))
+        if overlap and best not in found:
+            found.append(best)
+    return tuple(found[:MAX_EVIDENCE])
 
 
 @functools.lru_cache(maxsize=8)
@@ -143,3 +206,22 @@ def _venue_pattern(folded_names: tuple[str, ...]) -> re.Pattern[str]:
     if not folded_names:
         return re.compile(r"(?!x)x")  # matches nothing
     return re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in folded_names) + r")(?!\w)")
+
+
+# A bare number of four digits or more ("10000"), not inside a longer number, time or phone.
+_BARE_NUMBER = re.compile(r"(?<![\w.,:-])(\d{4,})(?![\w,:-]*\d)")
+
+
+def conform_numbers(answer: str, context: Iterable[str]) -> str:
+    """`answer` with each bare number written as the context writes it ("10000" -> "10,000").
+
+    The grounding check already accepts both forms; this is for the guest, who should read
+    the figure as the resort publishes it. Numbers the context does not group are left alone.
+    """
+    support = "\n".join(context)
+
+    def grouped(match: re.Match[str]) -> str:
+        text = f"{int(match.group(1)):,}"
+        return text if text in support else match.group(0)
+
+    return _BARE_NUMBER.sub(grouped, answer)

@@ -19,6 +19,8 @@ def _text(value: Any) -> str:
         return ", ".join(_text(v) for v in value if v not in (None, ""))
     if isinstance(value, dict):
         return "; ".join(f"{_label(k)}: {_text(v)}" for k, v in value.items())
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"  # "10,000 seats", as the resort writes it and the model copies it
     return str(value).strip()
 
 

@@ -92,3 +92,32 @@ def with_day_hours(
         note = day_hours_note(doc["metadata"].get("item_name", "It"), doc["content"], days)
         annotated.append({**doc, "content": f"{note}\n{doc['content']}"} if note else doc)
     return annotated
+
+
+_DAY_NOTE = re.compile(rf"On ({'|'.join(DAY_NAMES)}), (.+?) is (closed|open [^\n]*?)\.(?=\s|$)")
+_SAYS_CLOSED = re.compile(
+    r"\b(closed|not open|isn'?t open|doesn'?t open|does not open|no,)", re.IGNORECASE
+)
+_SAYS_OPEN = re.compile(r"^\s*yes\b|\bopens?\b", re.IGNORECASE)
+
+
+def day_hours_conflicts(answer: str, context: list[str]) -> list[str]:
+    """The day-hours notes (from `with_day_hours`) that `answer` contradicts.
+
+    "Yes, it is open on Monday" beside "On Monday, Beauty & Essex is closed." is the mistake a
+    small model makes most with schedules; both sides are plain text, so it is caught in code.
+    An answer that names other days too is left alone: which clause is about which day is not
+    something a pattern can tell.
+    """
+    named = set(asked_days(answer))
+    says_closed = bool(_SAYS_CLOSED.search(answer))
+    says_open = bool(_SAYS_OPEN.search(_SAYS_CLOSED.sub(" ", answer)))
+    conflicts = []
+    for text in context:
+        for match in _DAY_NOTE.finditer(text):
+            if not named <= {DAY_NAMES.index(match.group(1))}:
+                continue
+            closed = match.group(3) == "closed"
+            if (closed and says_open and not says_closed) or (not closed and says_closed and not says_open):
+                conflicts.append(match.group(0))
+    return conflicts

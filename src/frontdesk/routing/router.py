@@ -1,7 +1,9 @@
 """Intent routing in three tiers: fast paths, the embedding classifier, then (maybe) the LLM.
 
 1. Fast paths: exact patterns for the unmistakable ("hi", "thanks") cost nothing.
-2. The embedding classifier decides everything it is confident about.
+2. The embedding classifier decides everything it is confident about; reroutes then correct
+   the labels it is known to confuse by a property of the message it cannot see (the form
+   of a question, for one).
 3. The LLM router runs when configured to always run, or when the classifier is unsure; if it
    fails, the classifier's best guess stands.
 """
@@ -27,7 +29,7 @@ LLMRoute = Callable[[str], Awaitable[tuple[str, float]]]
 class RouteDecision:
     label: str
     confidence: float
-    method: Literal["fast_path", "classifier", "llm"]
+    method: Literal["fast_path", "classifier", "reroute", "llm"]
 
 
 @dataclass(frozen=True)
@@ -39,18 +41,29 @@ class FastPath:
         return re.fullmatch(self.pattern, normalized) is not None
 
 
+@dataclass(frozen=True)
+class Reroute:
+    """A classifier decision of `source` becomes `target` for messages `applies` to."""
+
+    source: str
+    target: str
+    applies: Callable[[str], bool]
+
+
 class IntentRouter:
     def __init__(
         self,
         classifier: EmbeddingIntentClassifier,
         *,
         fast_paths: Sequence[FastPath] = (),
+        reroutes: Sequence[Reroute] = (),
         llm_route: LLMRoute | None = None,
         mode: RouterMode = "auto",
         min_confidence: float = 0.55,
     ):
         self.classifier = classifier
         self.fast_paths = list(fast_paths)
+        self.reroutes = list(reroutes)
         self.llm_route = llm_route
         self.mode = mode
         self.min_confidence = min_confidence
@@ -72,11 +85,14 @@ class IntentRouter:
         if decided:
             return decided
         prediction = self.classifier.predict(text)
+        for reroute in self.reroutes:
+            if prediction.label == reroute.source and reroute.applies(text):
+                return RouteDecision(reroute.target, prediction.confidence, "reroute")
         return RouteDecision(prediction.label, prediction.confidence, "classifier")
 
     async def route(self, text: str) -> RouteDecision:
         decided = self.classify(text)
-        if decided.method == "fast_path" or self.llm_route is None or self.mode == "never":
+        if decided.method in ("fast_path", "reroute") or self.llm_route is None or self.mode == "never":
             return decided
         if self.mode == "auto" and decided.confidence >= self.min_confidence:
             return decided

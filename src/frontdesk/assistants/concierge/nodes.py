@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
-from frontdesk.agentkit.grounding import check_grounding
+from frontdesk.agentkit.grounding import check_grounding, conform_numbers
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.agentkit.validation import (
@@ -28,7 +28,7 @@ from frontdesk.assistants.concierge.state import (
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
 from frontdesk.guardrails import audit_input
 from frontdesk.knowledge.focus import focus_on_named
-from frontdesk.knowledge.schedule import with_day_hours
+from frontdesk.knowledge.schedule import day_hours_conflicts, with_day_hours
 from frontdesk.routing.followup import is_follow_up
 
 logger = logging.getLogger(__name__)
@@ -165,7 +165,7 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
             "messages": [AIMessage(content=render(prompts.MODEL_ERROR, **values))],
             "skip_validation": True,
         }
-    text = message_text(reply).strip()
+    text = conform_numbers(message_text(reply).strip(), [doc["content"] for doc in context])
     return {"messages": [AIMessage(content=text)], "skip_validation": False}
 
 
@@ -193,6 +193,16 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     if not grounding.grounded:
         logger.info("grounding check failed: %s", grounding.unsupported)
         return validation_outcome(False, retry_count, grounding.feedback())
+    if conflicts := day_hours_conflicts(answer, [doc["content"] for doc in context]):
+        # The day's hours were worked out in code and the model, shown them, still says the
+        # opposite (a retry repeats it): the worked-out sentence is the answer.
+        logger.info("answer contradicts the day's hours, corrected: %s", conflicts)
+        corrected = render(prompts.DAY_HOURS_ANSWER, hours=" ".join(conflicts), **values)
+        return {
+            "validation_result": PASS,
+            "retry_feedback": None,
+            "messages": [AIMessage(content=corrected, id=messages[-1].id)],
+        }
     if not ctx.validate_with_llm:
         return validation_outcome(True, retry_count)
     questions = _human_texts(messages)

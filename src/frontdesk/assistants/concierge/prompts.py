@@ -99,6 +99,9 @@ TURN_LIMIT = Template("""\
 We've covered a lot in this conversation! To keep my answers accurate, please start a new \
 conversation for further questions, or call $property_name at $phone.""")
 
+DAY_HOURS_ANSWER = Template("""\
+$hours Hours can change, so please confirm at $phone before you go.""")
+
 NO_CONTEXT = Template("""\
 I'm sorry, I don't have information about that in my $property_name guide. For the most \
 accurate answer, please call $phone.""")

@@ -30,7 +30,8 @@ from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
-from frontdesk.routing.router import IntentRouter, fast_paths_for
+from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.router import IntentRouter, Reroute, fast_paths_for
 from frontdesk.runtime import Models
 
 logger = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ def build_router(
     return IntentRouter(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
+        # "How late can I cancel?" asks about the policy; "cancel my room" is the request.
+        reroutes=[Reroute("action_request", "property_qa", asks_for_information)],
         llm_route=llm_route,
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,

@@ -1,0 +1,42 @@
+import pytest
+
+from frontdesk.routing.classifier import Prediction
+from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.router import IntentRouter, Reroute
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["how late can I cancel my room without paying?", "What's the cancellation policy",
+     "where do I book a cabana", "Whens checkout", "who do i call to change my reservation"],
+)
+def test_questions_ask_for_information(text):
+    assert asks_for_information(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["cancel my hotel reservation", "can you book me a table", "is it possible to get a table for 4",
+     "please upgrade me to a suite", "", "   ?"],
+)
+def test_requests_do_not(text):
+    assert not asks_for_information(text)
+
+
+class Fixed:
+    def __init__(self, label):
+        self.label = label
+        self.labels = ["property_qa", "action_request"]
+
+    def predict(self, text):
+        return Prediction(self.label, 0.6, {self.label: 0.6})
+
+
+def test_a_reroute_changes_only_its_label_and_only_where_it_applies():
+    reroutes = [Reroute("action_request", "property_qa", asks_for_information)]
+    router = IntentRouter(Fixed("action_request"), reroutes=reroutes)
+    policy = router.classify("how late can i cancel my room")
+    assert (policy.label, policy.confidence, policy.method) == ("property_qa", 0.6, "reroute")
+    assert router.classify("cancel my room").label == "action_request"
+    other = IntentRouter(Fixed("property_qa"), reroutes=reroutes).classify("cancel my room")
+    assert (other.label, other.method) == ("property_qa", "classifier")
