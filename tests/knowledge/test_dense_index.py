@@ -27,16 +27,36 @@ def test_ties_keep_the_document_order_and_empty_indexes_return_nothing():
         DenseIndex(docs("a", "b"), np.array([[1, 0]]))
 
 
-def test_search_matches_the_vector_store_and_follows_a_resync(small_kb, tmp_path, hash_embeddings):
+def test_a_chunk_ranks_by_its_best_view_but_relevance_looks_at_whole_chunks():
+    index = DenseIndex(
+        docs("pool", "spa"),
+        np.array([[1, 0, 0], [0, 1, 0]]),
+        view_vectors=np.array([[0, 0.6, 0.8], [0, 0, 1]]),
+        view_owners=[0, 0],  # both views belong to "pool"
+    )
+    hits = index.search([0.0, 0.0, 1.0], k=2)
+    assert [(d.page_content, round(s, 3)) for d, s in hits] == [("pool", 1.0), ("spa", 0.0)]
+    assert index.relevance([0.0, 0.0, 1.0]) == pytest.approx(0.0), "no whole chunk is close"
+    with pytest.raises(ValueError, match="dimension"):
+        DenseIndex(docs("a"), np.array([[1, 0]]), np.array([[1, 0, 0]]), [0])
+
+
+def test_views_are_stored_with_their_chunks_and_leave_with_them(small_kb, tmp_path, hash_embeddings):
     index = KnowledgeIndex(tmp_path / "index", hash_embeddings, "hash-test")
     source = load_knowledge_file(small_kb)
     ingest(source, index)
     query = "where can I get a burger"
-    ours = [(d.id, round(s, 4)) for d, s in index.dense_search(query, 4, "test_resort")]
-    store = index.store.similarity_search_with_score(query, k=4, filter={"property_id": "test_resort"})
-    assert ours == [(d.id, round(1 - dist, 4)) for d, dist in store]
-    # Items removed from the source leave the in-memory index too.
+    store = index.store.similarity_search_with_score(query, k=1, filter={"property_id": "test_resort"})
+    assert index.relevance(query, "test_resort") == pytest.approx(1 - store[0][1], abs=1e-4)
+    burger_chunk = next(d.id for d in index.documents("test_resort") if d.metadata["item_name"] == "Bobby's Burgers")
+
+    def views_of(chunk_id):
+        return index.views._collection.get(where={"chunk_id": chunk_id}, include=["documents"])["documents"]
+
+    assert views_of(burger_chunk) and all(v.startswith("Bobby's Burgers") for v in views_of(burger_chunk))
+    # Items removed from the source leave the in-memory index and the views collection.
     source.items[:] = [item for item in source.items if item.name != "Bobby's Burgers"]
     ingest(source, index)
     names = {d.metadata["item_name"] for d, _ in index.dense_search(query, 20, "test_resort")}
     assert "Bobby's Burgers" not in names and names
+    assert views_of(burger_chunk) == []

@@ -133,3 +133,11 @@ def test_an_index_built_by_other_formatting_code_is_not_current(small_kb, tmp_pa
     original = chunking.format_item
     monkeypatch.setattr(chunking, "format_item", lambda *args: original(*args) + " Updated.")
     assert not is_current(source, index, 800, 100)
+
+
+def test_sentence_views_lead_with_the_item_name_and_skip_one_sentence_chunks():
+    from frontdesk.knowledge.chunking import sentence_views
+
+    views = sentence_views("Sky Suite: Type: suite. Amenities: Soaking tub. Soaking tub.", "Sky Suite")
+    assert views == ("Sky Suite: Type: suite.", "Sky Suite: Amenities: Soaking tub.", "Sky Suite: Soaking tub.")
+    assert sentence_views("Sky Suite: a suite.", "Sky Suite") == ()

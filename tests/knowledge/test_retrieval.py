@@ -100,6 +100,9 @@ class _FixedRankings:
     def dense_search(self, query, k, property_id):
         return self.dense[:k]
 
+    def relevance(self, query, property_id):
+        return max((score for _, score in self.dense), default=-1.0)
+
     def keyword_search(self, query, k, property_id):
         return self.keyword[:k]
 

@@ -3,12 +3,18 @@
 Splitting structured data with a text splitter would merge half of one restaurant with half of
 the next, so items stay whole. A long item's continuation chunks repeat the item's name so each
 chunk still says what it is about.
+
+Each chunk also has sentence views: its sentences, each led by the item's name ("Sky Tower One-
+Bedroom Suite: Amenities: ..., Soaking tub."). They are embedded beside the chunk so that a
+short question ("soaking tub", "free concerts") can match the one sentence that answers it,
+which the whole chunk's vector, an average over every field, places far away.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from langchain_text_splitters import RecursiveCharacterTextSplitter
@@ -17,6 +23,8 @@ from frontdesk.knowledge.formatters import format_item
 from frontdesk.knowledge.loader import KnowledgeSource
 
 SEPARATORS = ["\n\n", "\n", ". ", " ", ""]
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+MIN_VIEW_CHARS = 3
 
 
 @dataclass(frozen=True)
@@ -24,6 +32,22 @@ class Chunk:
     id: str
     content: str
     metadata: dict[str, Any]
+    # The chunk's sentences, each led by the item's name: extra vectors for dense search.
+    views: tuple[str, ...] = field(default=())
+
+
+def sentence_views(content: str, name: str) -> tuple[str, ...]:
+    """`content`'s sentences, each led by `name`, without repeats; none for a one-sentence
+    chunk (its own vector already is that sentence's)."""
+    views: list[str] = []
+    for sentence in _SENTENCE_END.split(content):
+        sentence = sentence.strip()
+        if len(sentence) < MIN_VIEW_CHARS:
+            continue
+        view = sentence if sentence.startswith(name) else f"{name}: {sentence}"
+        if view not in views:
+            views.append(view)
+    return tuple(views) if len(views) > 1 else ()
 
 
 def chunk_id(content: str, source: str) -> str:
@@ -32,8 +56,10 @@ def chunk_id(content: str, source: str) -> str:
 
 
 def chunk_source(source: KnowledgeSource, chunk_size: int = 800, overlap: int = 100) -> list[Chunk]:
+    # keep_separator="end": a split after ". " leaves the full stop with its sentence instead
+    # of starting the next piece with ". ".
     splitter = RecursiveCharacterTextSplitter(
-        chunk_size=chunk_size, chunk_overlap=overlap, separators=SEPARATORS
+        chunk_size=chunk_size, chunk_overlap=overlap, separators=SEPARATORS, keep_separator="end"
     )
     chunks: list[Chunk] = []
     seen: set[str] = set()
@@ -52,6 +78,7 @@ def chunk_source(source: KnowledgeSource, chunk_size: int = 800, overlap: int = 
                 Chunk(
                     id=cid,
                     content=piece,
+                    views=sentence_views(piece, item.name),
                     metadata={
                         "category": item.category,
                         "item_name": item.name,

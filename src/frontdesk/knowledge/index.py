@@ -11,6 +11,7 @@ microseconds and is exact, where a query through the store costs about 2.5 ms of
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -45,6 +46,11 @@ class SyncReport:
     @property
     def changed(self) -> bool:
         return bool(self.added or self.removed)
+
+
+def view_id(chunk_id: str, view: str) -> str:
+    """A view's id: its text and its chunk's, hashed (the same view of two chunks is two)."""
+    return hashlib.sha256(f"{chunk_id}\n{view}".encode()).hexdigest()
 
 
 def collection_name(embeddings_id: str) -> str:
@@ -97,29 +103,62 @@ class KeywordIndex:
 
 
 class DenseIndex:
-    """Exact cosine search over one property's chunk vectors, held in memory."""
+    """Exact cosine search over one property's chunk vectors, held in memory.
 
-    def __init__(self, documents: Sequence[Document], vectors: np.ndarray):
+    A chunk may have extra view vectors (its sentences): a chunk's similarity to a query is
+    the best of its own and its views'. `relevance` looks at whole chunks only, so the
+    threshold that decides whether the knowledge covers a question keeps its calibration.
+    """
+
+    def __init__(
+        self,
+        documents: Sequence[Document],
+        vectors: np.ndarray,
+        view_vectors: np.ndarray | None = None,
+        view_owners: Sequence[int] = (),
+    ):
         if len(documents) != len(vectors):
             raise ValueError(f"{len(documents)} documents but {len(vectors)} vectors")
         self.documents = list(documents)
-        matrix = np.asarray(vectors, dtype=np.float32)
-        if matrix.ndim != 2:  # no documents: an empty (0, 0) matrix
-            matrix = matrix.reshape(len(self.documents), 0)
-        norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-        self.vectors = matrix / np.clip(norms, 1e-12, None)
+        self.vectors = _unit_rows(vectors, len(self.documents))
+        views = _unit_rows(view_vectors if view_vectors is not None else [], len(view_owners))
+        if len(view_owners) and views.shape[1] != self.vectors.shape[1]:
+            raise ValueError("view vectors and chunk vectors differ in dimension")
+        self._rows = np.vstack([self.vectors, views]) if len(view_owners) else self.vectors
+        self._owners = np.concatenate(
+            [np.arange(len(self.documents)), np.asarray(view_owners, dtype=np.int64)]
+        ).astype(np.int64)
 
     def search(self, query_vector: Sequence[float], k: int) -> list[tuple[Document, float]]:
-        """The `k` nearest documents with their cosine similarity, nearest first."""
+        """The `k` nearest documents with their best cosine similarity, nearest first."""
         if not self.documents or k <= 0:
             return []
-        query = np.asarray(query_vector, dtype=np.float32)
-        similarity = self.vectors @ (query / max(float(np.linalg.norm(query)), 1e-12))
+        best = np.full(len(self.documents), -np.inf, dtype=np.float32)
+        np.maximum.at(best, self._owners, self._rows @ _unit(query_vector))
         k = min(k, len(self.documents))
-        top = np.argpartition(-similarity, k - 1)[:k]
+        top = np.argpartition(-best, k - 1)[:k]
         # Ties broken by position (the stable document order) so results are deterministic.
-        top = top[np.lexsort((top, -similarity[top]))]
-        return [(self.documents[i], float(similarity[i])) for i in top]
+        top = top[np.lexsort((top, -best[top]))]
+        return [(self.documents[i], float(best[i])) for i in top]
+
+    def relevance(self, query_vector: Sequence[float]) -> float:
+        """The best cosine similarity of a whole chunk to the query (-1 with no chunks)."""
+        if not self.documents:
+            return -1.0
+        return float(np.max(self.vectors @ _unit(query_vector)))
+
+
+def _unit(vector: Sequence[float]) -> np.ndarray:
+    array = np.asarray(vector, dtype=np.float32)
+    return array / max(float(np.linalg.norm(array)), 1e-12)
+
+
+def _unit_rows(vectors: Any, rows: int) -> np.ndarray:
+    matrix = np.asarray(vectors, dtype=np.float32)
+    if matrix.ndim != 2:  # nothing stored: an empty (0, 0) matrix
+        matrix = matrix.reshape(rows, 0)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return matrix / np.clip(norms, 1e-12, None)
 
 
 @dataclass(frozen=True)
@@ -151,6 +190,14 @@ class KnowledgeIndex:
             client=client,
             collection_metadata={"hnsw:space": "cosine"},
         )
+        # The chunks' sentence views, in a collection of their own: they are search keys only,
+        # never content, so the chunk collection (what BM25 and the model read) holds chunks.
+        self.views = Chroma(
+            collection_name=collection_name(embeddings_id) + "-views",
+            embedding_function=embeddings,
+            client=client,
+            collection_metadata={"hnsw:space": "cosine"},
+        )
         self.embeddings = embeddings
         self._search: dict[str, _PropertySearch] = {}
 
@@ -159,27 +206,43 @@ class KnowledgeIndex:
     def sync(
         self, chunks: Sequence[Chunk], property_id: str, progress: ProgressCallback | None = None
     ) -> SyncReport:
-        """Make the index hold exactly `chunks` for `property_id`: add new, remove stale."""
+        """Make the index hold exactly `chunks` (and their views) for `property_id`: add new,
+        remove stale."""
+        where = {"property_id": property_id}
         wanted = {c.id: c for c in chunks}
-        existing = set(self._collection.get(where={"property_id": property_id}, include=[])["ids"])
+        existing = set(self._collection.get(where=where, include=[])["ids"])
         to_add = [c for cid, c in wanted.items() if cid not in existing]
         to_remove = sorted(existing - wanted.keys())
+        wanted_views = {
+            view_id(c.id, view): (view, {"property_id": property_id, "chunk_id": c.id})
+            for c in chunks for view in c.views
+        }
+        existing_views = set(self.views._collection.get(where=where, include=[])["ids"])
+        views_to_add = [(vid, *wanted_views[vid]) for vid in wanted_views if vid not in existing_views]
         if to_remove:
             self.store.delete(ids=to_remove)
-        total = len(to_add)
+        if stale_views := sorted(existing_views - wanted_views.keys()):
+            self.views.delete(ids=stale_views)
+
+        total = len(to_add) + len(views_to_add)
+        done = 0
         if progress:
             progress(0, total)
-        for start in range(0, total, EMBED_BATCH):
-            batch = to_add[start : start + EMBED_BATCH]
-            self.store.add_texts(
-                texts=[c.content for c in batch],
-                metadatas=[c.metadata for c in batch],
-                ids=[c.id for c in batch],
-            )
+        batches = [
+            (self.store, [(c.id, c.content, c.metadata) for c in to_add[i : i + EMBED_BATCH]])
+            for i in range(0, len(to_add), EMBED_BATCH)
+        ] + [
+            (self.views, views_to_add[i : i + EMBED_BATCH])
+            for i in range(0, len(views_to_add), EMBED_BATCH)
+        ]
+        for store, batch in batches:
+            ids, texts, metadatas = zip(*batch, strict=True)
+            store.add_texts(texts=list(texts), metadatas=list(metadatas), ids=list(ids))
+            done += len(batch)
             if progress:
-                progress(min(start + EMBED_BATCH, total), total)
+                progress(done, total)
         self._search.pop(property_id, None)  # rebuilt from the store on the next search
-        return SyncReport(added=total, removed=len(to_remove), unchanged=len(existing) - len(to_remove))
+        return SyncReport(added=len(to_add), removed=len(to_remove), unchanged=len(existing) - len(to_remove))
 
     # -- manifest: what was ingested, so `make run` re-ingests only when something changed ---
 
@@ -218,8 +281,12 @@ class KnowledgeIndex:
         return self._property(property_id).keyword
 
     def dense_search(self, query: str, k: int, property_id: str) -> list[tuple[Document, float]]:
-        """Nearest chunks with their cosine similarity (1 = same direction)."""
+        """Nearest chunks with the cosine similarity (1 = same direction) of their best view."""
         return self._property(property_id).dense.search(self.embeddings.embed_query(query), k)
+
+    def relevance(self, query: str, property_id: str) -> float:
+        """How close the nearest whole chunk is to `query` (cosine): is the question covered?"""
+        return self._property(property_id).dense.relevance(self.embeddings.embed_query(query))
 
     def keyword_search(self, query: str, k: int, property_id: str) -> list[tuple[Document, float]]:
         return self.keyword_index(property_id).search(query, k)
@@ -240,4 +307,19 @@ class KnowledgeIndex:
         )
         documents = [Document(page_content=text, metadata=meta or {}, id=cid) for cid, text, meta, _ in rows]
         vectors = np.asarray([vector for *_, vector in rows], dtype=np.float32)
-        return _PropertySearch(dense=DenseIndex(documents, vectors), keyword=KeywordIndex(documents))
+        position = {doc.id: i for i, doc in enumerate(documents)}
+        views = self.views._collection.get(
+            where={"property_id": property_id}, include=["metadatas", "embeddings"]
+        )
+        owned = [
+            (position[meta["chunk_id"]], vector)
+            for meta, vector in zip(views["metadatas"], views["embeddings"], strict=True)
+            if meta and meta.get("chunk_id") in position
+        ]
+        dense = DenseIndex(
+            documents,
+            vectors,
+            np.asarray([vector for _, vector in owned], dtype=np.float32),
+            [owner for owner, _ in owned],
+        )
+        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents))

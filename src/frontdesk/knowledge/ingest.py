@@ -38,8 +38,10 @@ def fingerprint(
     # The chunk ids hash each chunk's text, so their digest changes with the data and with the
     # code that formats and splits it: an upgrade that writes items differently re-ingests.
     ids = sorted(str(chunk.id) for chunk in chunks)
+    views = sorted(view for chunk in chunks for view in chunk.views)
     return {
         "chunks_sha256": hashlib.sha256("\n".join(ids).encode()).hexdigest(),
+        "views_sha256": hashlib.sha256("\n".join(views).encode()).hexdigest(),
         "source": source.source,
         "source_sha256": source.fingerprint,
         "property_id": source.property_id,

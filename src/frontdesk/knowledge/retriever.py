@@ -4,8 +4,9 @@ Dense search finds paraphrases ("somewhere to get a burger"); BM25 finds exact n
 words ("Todd English", "Momentum Soar") that embeddings blur. RRF (Cormack et al. 2009, k=60)
 merges the two rankings without having to calibrate their scores against each other.
 
-Every search is filtered on `property_id`. A relevance threshold on the best dense similarity
-decides whether the knowledge base has anything to say at all: below it, retrieval returns
+Every search is filtered on `property_id`. Dense search ranks a chunk by the best of its own
+vector and its sentences' (knowledge/chunking.py). A relevance threshold on the best whole-chunk
+similarity decides whether the knowledge base has anything to say at all: below it, retrieval returns
 nothing and the assistant says it does not know instead of answering from noise, unless one
 document holds every keyword of the query (short keyword queries embed poorly).
 
@@ -57,16 +58,17 @@ class HybridRetriever:
     def search(self, query: str, top_k: int | None = None) -> list[dict[str, Any]]:
         """Best chunks for `query` as `{content, metadata, score}` dicts, best first.
 
-        `score` is the best dense cosine similarity of the item's chunks (None when only BM25
-        found it); `rrf` is the item's fused score, which sets the order. `metadata` is the
-        item's first retrieved chunk's.
+        `score` is the best dense cosine similarity of the item's chunks and their sentences
+        (None when only BM25 found it); `rrf` is the item's fused score, which sets the order.
+        `metadata` is the item's first retrieved chunk's.
         """
         top_k = top_k or self.settings.top_k
         depth = max(self.settings.candidates, top_k * 4)
         dense = self.index.dense_search(query, depth, self.property_id)
         if not dense:
             return []
-        if dense[0][1] < self.settings.min_similarity and not self.index.keyword_index(
+        relevance = self.index.relevance(query, self.property_id)
+        if relevance < self.settings.min_similarity and not self.index.keyword_index(
             self.property_id
         ).has_full_match(query):
             return []
