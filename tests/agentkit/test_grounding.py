@@ -124,3 +124,29 @@ def test_numbers_are_written_as_the_context_writes_them():
     # Years, phone numbers, times and numbers the context does not group stay as they are.
     unchanged = "Opened in 2001; call 1-888-226-7711 at 11:00; room 1412."
     assert conform_numbers(unchanged, context) == unchanged
+
+
+def test_a_number_must_count_what_the_context_counts_with_it():
+    context = [
+        "Arena: Capacity: 10,000 seats. Suites: 20 private suites. Opened in 2001 and hosts shows.",
+        "Sky Tower: a 34-story tower, 15 minutes from the station.",
+    ]
+    # 20 is in the context, but as suites, not seats.
+    seats = check_grounding("The arena holds 20 seats.", context)
+    assert seats.unsupported == ["number 20 (seat)"]
+    assert seats.evidence == ("Arena: Capacity: 10,000 seats.",)
+    assert check_grounding("It has 34 stories and 20 suites, 15 minutes away.", context).grounded
+    # Units the context never counts, and words that are not units, are not judged this way.
+    assert check_grounding("It holds 10,000 people; opened 2001 and 20 guests wait.", context).grounded
+
+
+def test_without_a_same_kind_value_the_closest_sentence_is_quoted():
+    context = [
+        "Sun WineFest: Type: festival. Held each January at the Earth Expo Center.",
+        "Buffet: Closed on December 25.",  # a date, but about something else
+    ]
+    report = check_grounding("The WineFest is held on January 23 at the Earth Expo Center.", context)
+    assert report.unsupported == ["date 01-23"]
+    assert report.evidence == ("Sun WineFest: Held each January at the Earth Expo Center.",)
+    # One shared word is not enough to quote a sentence of another kind.
+    assert check_grounding("Doors open January 23.", context).evidence == ()

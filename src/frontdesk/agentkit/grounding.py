@@ -71,6 +71,26 @@ def _quantities(text: str) -> set[str]:
     return {match.replace(",", "") for match in _QUANTITY.findall(text)}
 
 
+# A number and the word it counts: "10,000 seats", "34-story", "42 tables".
+_COUNTED = re.compile(r"(?<![\w.,$:])(\d{1,3}(?:,\d{3})+|\d+)[\s-]+([a-z]{3,})\b", re.IGNORECASE)
+
+
+# Words that follow a number without being what it counts ("opened in 2002 and ...").
+_NOT_UNITS = frozenset({"and", "the", "for", "per", "with", "from", "are", "was", "but", "each"})
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    return word.removesuffix("s")
+
+
+def _counted(text: str) -> set[tuple[str, str]]:
+    """(number, unit) pairs, commas dropped and the unit singular: {("10000", "seat")}."""
+    pairs = ((number, word.casefold()) for number, word in _COUNTED.findall(text))
+    return {(n.replace(",", ""), _singular(w)) for n, w in pairs if w not in _NOT_UNITS}
+
+
 def _numbers(text: str) -> set[str]:
     """Every number in `text`, commas dropped: what a quantity may be checked against."""
     return {match.replace(",", "") for match in re.findall(r"\d{1,3}(?:,\d{3})+|\d+", text)}
@@ -126,7 +146,16 @@ def check_grounding(
             unsupported.append(f"{kind} {value}")
     for value in sorted(_quantities(answer) - _numbers(support), key=int):
         unsupported.append(f"number {value}")
-    evidence = _evidence(answer, list(context), set(unsupported)) if unsupported else ()
+    # "20 seats" where the context counts seats only as "10,000 seats": the 20 exists elsewhere
+    # in the context (a price, a size), but not as a number of seats.
+    counted = _counted(support)
+    for value, unit in sorted(_counted(answer) - counted):
+        if unit in {u for _, u in counted} and f"number {value}" not in unsupported:
+            unsupported.append(f"number {value} ({unit})")
+    evidence = ()
+    if unsupported:
+        # "number 20 (seat)" is looked up as "number 20".
+        evidence = _evidence(answer, list(context), {u.split(" (")[0] for u in unsupported})
     by_folded = {name.casefold(): name for name in venue_names}
     # Longest name first, and the alternation consumes what it matches, so the sub-names of
     # a reported venue ("Sky Tower" inside "Sky Tower Suite") are not reported again.
@@ -178,7 +207,9 @@ def _sentences_with_heading(doc: str) -> list[str]:
 
 def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[str, ...]:
     """For each answer sentence with an unsupported time, price, phone, date or number, the
-    context sentence that shares most of its words and states a value of the same kind."""
+    context sentence that shares most of its words and states a value of the same kind, or,
+    when no sentence does ("held each January" for a made-up "January 23"), that shares most
+    of its words (at least two)."""
     context_sentences = [sentence for doc in context for sentence in _sentences_with_heading(doc)]
     found: list[str] = []
     for sentence in _SENTENCE_END.split(answer):
@@ -189,14 +220,18 @@ def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[s
         words = _content_words(sentence)
         if not kinds or not words:
             continue
-        scored = [
-            (len(words & _content_words(candidate)), candidate)
-            for candidate in context_sentences
-            if any(_details(candidate)[kind] for kind in kinds)
-        ]
-        overlap, best = max(scored, key=lambda pair: pair[0], default=(0, ""))
-        if overlap and best not in found:
-            found.append(best)
+        same_kind: list[tuple[int, str]] = []
+        other_kind: list[tuple[int, str]] = []
+        for candidate in context_sentences:
+            overlap = len(words & _content_words(candidate))
+            has_kind = any(_details(candidate)[kind] for kind in kinds)
+            if overlap >= (1 if has_kind else 2):
+                (same_kind if has_kind else other_kind).append((overlap, candidate))
+        candidates = same_kind or other_kind
+        if candidates:
+            best = max(candidates, key=lambda pair: pair[0])[1]
+            if best not in found:
+                found.append(best)
     return tuple(found[:MAX_EVIDENCE])
 
 
