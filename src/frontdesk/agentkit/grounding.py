@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from frontdesk.knowledge.chunking import sentences_led_by, split_sentences
+
 _TIME = re.compile(
     r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE
 )
@@ -101,6 +103,22 @@ def _month_number(name: str) -> int:
     return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(prefix))
 
 
+_CHECKS = (
+    ("time", _times),
+    ("price", _prices),
+    ("phone number", _phones),
+    ("date", _dates),
+)
+_WORD = re.compile(r"[a-z]{3,}")
+_COMMON = frozenset({
+    "the", "and", "for", "are", "you", "your", "with", "that", "this", "from", "has", "have",
+    "was", "were", "its", "our", "can", "will", "not", "they", "them", "their", "there", "here",
+    "what", "when", "where", "which", "who", "how", "does", "open",
+})
+MAX_EVIDENCE = 2
+MAX_HEADING = 80
+
+
 @dataclass(frozen=True)
 class GroundingReport:
     unsupported: list[str]
@@ -149,8 +167,9 @@ def check_grounding(
     # "20 seats" where the context counts seats only as "10,000 seats": the 20 exists elsewhere
     # in the context (a price, a size), but not as a number of seats.
     counted = _counted(support)
+    counted_units = {unit for _, unit in counted}
     for value, unit in sorted(_counted(answer) - counted):
-        if unit in {u for _, u in counted} and f"number {value}" not in unsupported:
+        if unit in counted_units and f"number {value}" not in unsupported:
             unsupported.append(f"number {value} ({unit})")
     evidence = ()
     if unsupported:
@@ -167,23 +186,6 @@ def check_grounding(
     return GroundingReport(unsupported=unsupported, evidence=evidence)
 
 
-_CHECKS = (
-    ("time", _times),
-    ("price", _prices),
-    ("phone number", _phones),
-    ("date", _dates),
-)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
-_WORD = re.compile(r"[a-z]{3,}")
-_COMMON = frozenset({
-    "the", "and", "for", "are", "you", "your", "with", "that", "this", "from", "has", "have",
-    "was", "were", "its", "our", "can", "will", "not", "they", "them", "their", "there", "here",
-    "what", "when", "where", "which", "who", "how", "does", "open",
-})
-MAX_EVIDENCE = 2
-MAX_HEADING = 80
-
-
 def _details(text: str) -> dict[str, set[str]]:
     """The specifics of `text` by kind, as `check_grounding` names them."""
     found = {kind: extract(text) for kind, extract in _CHECKS}
@@ -195,14 +197,13 @@ def _content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.casefold()) if w not in _COMMON}
 
 
-def _sentences_with_heading(doc: str) -> list[str]:
-    """A document's sentences, each led by the document's heading ("Grand Arena: Capacity:
-    10,000 seats."): a field sentence alone does not say whose field it is."""
-    sentences = [s.strip() for s in _SENTENCE_END.split(doc) if s.strip()]
+def _context_sentences(doc: str) -> list[str]:
+    """A context document's sentences, each led by its heading (the item name before the
+    first colon, as the knowledge formatters write it)."""
     heading, colon, _ = doc.partition(":")
     if not colon or len(heading) > MAX_HEADING or "\n" in heading:
-        return sentences
-    return [s if s.startswith(heading) else f"{heading}: {s}" for s in sentences]
+        return split_sentences(doc)
+    return sentences_led_by(doc, heading)
 
 
 def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[str, ...]:
@@ -210,9 +211,13 @@ def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[s
     context sentence that shares most of its words and states a value of the same kind, or,
     when no sentence does ("held each January" for a made-up "January 23"), that shares most
     of its words (at least two)."""
-    context_sentences = [sentence for doc in context for sentence in _sentences_with_heading(doc)]
+    # Each candidate's words and specifics, worked out once for every answer sentence.
+    candidates = [
+        (sentence, _content_words(sentence), _details(sentence))
+        for doc in context for sentence in _context_sentences(doc)
+    ]
     found: list[str] = []
-    for sentence in _SENTENCE_END.split(answer):
+    for sentence in split_sentences(answer):
         kinds = {
             kind for kind, values in _details(sentence).items()
             if any(f"{kind} {value}" in unsupported for value in values)
@@ -222,14 +227,13 @@ def _evidence(answer: str, context: list[str], unsupported: set[str]) -> tuple[s
             continue
         same_kind: list[tuple[int, str]] = []
         other_kind: list[tuple[int, str]] = []
-        for candidate in context_sentences:
-            overlap = len(words & _content_words(candidate))
-            has_kind = any(_details(candidate)[kind] for kind in kinds)
+        for candidate, candidate_words, details in candidates:
+            overlap = len(words & candidate_words)
+            has_kind = any(details[kind] for kind in kinds)
             if overlap >= (1 if has_kind else 2):
                 (same_kind if has_kind else other_kind).append((overlap, candidate))
-        candidates = same_kind or other_kind
-        if candidates:
-            best = max(candidates, key=lambda pair: pair[0])[1]
+        if best_pairs := same_kind or other_kind:
+            best = max(best_pairs, key=lambda pair: pair[0])[1]
             if best not in found:
                 found.append(best)
     return tuple(found[:MAX_EVIDENCE])

@@ -23,7 +23,8 @@ from frontdesk.knowledge.formatters import format_item
 from frontdesk.knowledge.loader import KnowledgeSource
 
 SEPARATORS = ["\n\n", "\n", ". ", " ", ""]
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A sentence ends at ". ", "! " or "? ", or at a line break (the day-hours note's line).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 MIN_VIEW_CHARS = 3
 
 
@@ -36,17 +37,28 @@ class Chunk:
     views: tuple[str, ...] = field(default=())
 
 
-def sentence_views(content: str, name: str) -> tuple[str, ...]:
-    """`content`'s sentences, each led by `name`, without repeats; none for a one-sentence
-    chunk (its own vector already is that sentence's)."""
-    views: list[str] = []
-    for sentence in _SENTENCE_END.split(content):
-        sentence = sentence.strip()
+def split_sentences(text: str) -> list[str]:
+    """`text`'s sentences, stripped, empty ones left out."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def sentences_led_by(text: str, name: str) -> list[str]:
+    """`text`'s sentences, each led by `name` ("Grand Arena: Capacity: 10,000 seats."), without
+    repeats: a field sentence alone does not say whose field it is."""
+    sentences: list[str] = []
+    for sentence in split_sentences(text):
         if len(sentence) < MIN_VIEW_CHARS:
             continue
-        view = sentence if sentence.startswith(name) else f"{name}: {sentence}"
-        if view not in views:
-            views.append(view)
+        led = sentence if sentence.startswith(name) else f"{name}: {sentence}"
+        if led not in sentences:
+            sentences.append(led)
+    return sentences
+
+
+def sentence_views(content: str, name: str) -> tuple[str, ...]:
+    """A chunk's sentences led by its item's name; none for a one-sentence chunk (its own
+    vector already is that sentence's)."""
+    views = sentences_led_by(content, name)
     return tuple(views) if len(views) > 1 else ()
 
 

@@ -180,9 +180,10 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     values = _property_values(ctx)
     if not answer.strip():
         return validation_outcome(False, retry_count, "The answer was empty; answer the question.")
+    texts = [doc["content"] for doc in context]
     grounding = check_grounding(
         answer,
-        [doc["content"] for doc in context],
+        texts,
         venue_names=ctx.venue_names,
         trusted_facts=[
             state.get("current_time", ""),
@@ -193,7 +194,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     if not grounding.grounded:
         logger.info("grounding check failed: %s", grounding.unsupported)
         return validation_outcome(False, retry_count, grounding.feedback())
-    if conflicts := day_hours_conflicts(answer, [doc["content"] for doc in context]):
+    if conflicts := day_hours_conflicts(answer, texts):
         # The day's hours were worked out in code and the model, shown them, still says the
         # opposite (a retry repeats it): the worked-out sentence is the answer.
         logger.info("answer contradicts the day's hours, corrected: %s", conflicts)
