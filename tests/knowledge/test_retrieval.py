@@ -3,7 +3,7 @@ import json
 import pytest
 from langchain_core.documents import Document
 
-from frontdesk.knowledge.index import KnowledgeIndex
+from frontdesk.knowledge.index import KeywordIndex, KnowledgeIndex
 from frontdesk.knowledge.ingest import ingest
 from frontdesk.knowledge.loader import load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings, reciprocal_rank_fusion
@@ -139,3 +139,36 @@ def test_an_item_takes_one_place_in_each_ranking_before_fusion():
     hotel = hits[1]
     assert hotel["content"] == "Hotel part 0\nHotel part 1"
     assert hotel["score"] == 0.8 and hits[2]["score"] is None
+
+
+FILLER = (
+    "Located in Casino of the Sky. Hours: daily 10:00 AM-10:00 PM. Reservations: recommended. "
+    "Features: lounge seating, full bar, live music on weekends."
+)
+
+
+def test_a_keyword_query_naming_an_item_ranks_its_own_entry_above_short_mentions():
+    pizzeria = Document(
+        page_content=(
+            "Frank Pepe Pizzeria: Pizza cuisine. Located in Casino of the Earth. Hours: daily "
+            "11:00 AM-11:00 PM. Reservations: not accepted. Features: coal-fired oven, white clam "
+            "pizza, takeout, gluten-free crust. New Haven's famous pizzeria."
+        ),
+        metadata={"item_name": "Frank Pepe Pizzeria"},
+    )
+    stand = Document(
+        page_content=f"Arena Concessions: Frank Pepe pizza slices. {FILLER}",
+        metadata={"item_name": "Arena Concessions"},
+    )
+    others = [
+        Document(page_content=f"{name}: {FILLER}", metadata={"item_name": name})
+        for name in ("Spa", "Pool", "Buffet", "Arena")
+    ]
+    docs = [pizzeria, stand, *others]
+    names = lambda index: [doc.metadata["item_name"] for doc, _ in index.search("pepes", 2)]
+    # Plain BM25 favours the short entry that mentions the name in passing...
+    assert names(KeywordIndex(docs)) == ["Arena Concessions", "Frank Pepe Pizzeria"]
+    # ...weighting the title puts the named item first; the title's words become searchable.
+    titled = KeywordIndex(docs, title_keys=("item_name",))
+    assert names(titled) == ["Frank Pepe Pizzeria", "Arena Concessions"]
+    assert KeywordIndex([stand], ("item_name",)).has_full_match("concessions")

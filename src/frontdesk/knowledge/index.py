@@ -60,13 +60,19 @@ def collection_name(embeddings_id: str) -> str:
 
 
 class KeywordIndex:
-    """BM25 over one property's chunks (stemmed, English stop words removed)."""
+    """BM25 over one property's chunks (stemmed, English stop words removed).
 
-    def __init__(self, documents: Sequence[Document]):
+    A chunk's title (the metadata fields `title_keys` name, e.g. its item's name) is indexed
+    once more beside its text, a light form of BM25F's field weighting: a query naming a venue
+    ("a table at pepes") ranks the venue's own entry above the short entries that merely
+    mention it, which plain BM25's length normalisation would favour.
+    """
+
+    def __init__(self, documents: Sequence[Document], title_keys: Sequence[str] = ()):
         self.documents = list(documents)
         self._stemmer = Stemmer.Stemmer("english")
         self._bm25 = bm25s.BM25()
-        tokens = self._tokenize([d.page_content for d in self.documents])
+        tokens = self._tokenize([_titled(d, title_keys) for d in self.documents])
         if tokens:
             self._bm25.index(tokens, show_progress=False)
         # Each document's stemmed terms, to tell an exact keyword match from a partial one.
@@ -100,6 +106,11 @@ class KeywordIndex:
             (self.documents[int(i)], float(s)) for i, s in zip(ids[0], scores[0], strict=True)
             if s > 0
         ]
+
+
+def _titled(document: Document, title_keys: Sequence[str]) -> str:
+    titles = [document.metadata.get(key) for key in title_keys]
+    return "\n".join([*(t for t in titles if isinstance(t, str) and t), document.page_content])
 
 
 class DenseIndex:
@@ -172,7 +183,14 @@ class _PropertySearch:
 class KnowledgeIndex:
     """Vector store + keyword index for one assistant's knowledge, persisted in `directory`."""
 
-    def __init__(self, directory: Path, embeddings: Embeddings, embeddings_id: str):
+    def __init__(
+        self,
+        directory: Path,
+        embeddings: Embeddings,
+        embeddings_id: str,
+        *,
+        title_keys: Sequence[str] = ("item_name",),
+    ):
         import chromadb
         from chromadb.config import Settings as ChromaSettings
         from langchain_chroma import Chroma
@@ -199,6 +217,8 @@ class KnowledgeIndex:
             collection_metadata={"hnsw:space": "cosine"},
         )
         self.embeddings = embeddings
+        # Metadata fields that title a chunk, weighted up in keyword search (KeywordIndex).
+        self.title_keys = tuple(title_keys)
         self._search: dict[str, _PropertySearch] = {}
 
     # -- ingestion -------------------------------------------------------------------------
@@ -322,4 +342,4 @@ class KnowledgeIndex:
             np.asarray([vector for _, vector in owned], dtype=np.float32),
             [owner for owner, _ in owned],
         )
-        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents))
+        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents, self.title_keys))
