@@ -135,7 +135,9 @@ def test_a_number_must_count_what_the_context_counts_with_it():
     seats = check_grounding("The arena holds 20 seats.", context)
     assert seats.unsupported == ["number 20 (seat)"]
     assert seats.evidence == ("Arena: Capacity: 10,000 seats.",)
-    assert check_grounding("It has 34 stories and 20 suites, 15 minutes away.", context).grounded
+    assert check_grounding(
+        "The tower has 34 stories, 15 minutes away. The arena has 20 suites.", context
+    ).grounded
     # Units the context never counts, and words that are not units, are not judged this way.
     assert check_grounding("It holds 10,000 people; opened 2001 and 20 guests wait.", context).grounded
 
@@ -150,3 +152,43 @@ def test_without_a_same_kind_value_the_closest_sentence_is_quoted():
     assert report.evidence == ("Sun WineFest: Held each January at the Earth Expo Center.",)
     # One shared word is not enough to quote a sentence of another kind.
     assert check_grounding("Doors open January 23.", context).evidence == ()
+
+
+ATTRIBUTION_CONTEXT = [
+    "Grand Arena: Capacity: 10,000 seats. Opened in 2001 and hosts concerts.",
+    "Grand Arena Suites: Capacity: 20 seats. Private suites ring the arena bowl.",
+    "Sky Spa: Prices: 50-minute massages from $165; facials from $175. Phone: 860-862-4000.",
+    "Valet Parking: Rates: $50 overnight. Phone: 860-862-8000.",
+    "Earth Tower: Opened in 2008. It has 400 rooms.",
+]
+
+
+def test_a_value_the_context_gives_another_item_is_misattributed():
+    seats = check_grounding("The arena holds 20 seats.", ATTRIBUTION_CONTEXT)
+    assert not seats.grounded
+    assert seats.unsupported == [] and seats.misattributed == ["number 20"]
+    # The feedback shows the sentence of the item described, holding its own value.
+    assert seats.evidence == ("Grand Arena: Capacity: 10,000 seats.",)
+    assert "belong to something else" in seats.feedback() and "10,000 seats" in seats.feedback()
+
+    massage = check_grounding("A 50-minute massage at the spa costs $50.", ATTRIBUTION_CONTEXT)
+    assert massage.misattributed == ["price 50"]
+    assert "$165" in massage.evidence[0]
+
+
+def test_each_item_keeps_its_own_values():
+    for answer in (
+        "The arena holds 10,000 seats, and each of the arena suites has 20 seats.",
+        "A 50-minute massage costs $165. Overnight valet parking is $50.",
+        # Two sentences of one item: 2008 and 400 are both the Earth Tower's.
+        "The Earth Tower opened in 2008 and has 400 rooms.",
+        # No sentence clearly owns it: one shared word is not enough to judge.
+        "Call 860-862-8000 for the spa.",
+    ):
+        report = check_grounding(answer, ATTRIBUTION_CONTEXT)
+        assert report.misattributed == [], answer
+    # Trusted facts (helplines, today's date) are never another item's values.
+    assert check_grounding(
+        "For the spa, the helpline is 860-862-8000.", ATTRIBUTION_CONTEXT,
+        trusted_facts=["Helpline 860-862-8000"],
+    ).grounded

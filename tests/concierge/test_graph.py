@@ -212,3 +212,27 @@ async def test_a_retry_is_shown_the_context_sentence_with_the_right_value(concie
     assert answer.answer == "Grand Arena holds 10,000 people."
     retry_prompt = llm.calls[1][0].content
     assert "number 12000" in retry_prompt and "The CONTEXT says:" in retry_prompt
+
+
+async def test_an_answer_that_misses_the_venue_asked_about_is_rewritten_once(concierge):
+    # Every detail is right, but nothing says these are the spa's hours.
+    service, llm = concierge(
+        ["We are open daily 9:00 AM-8:00 PM.", "Serenity Spa is open daily 9:00 AM-8:00 PM.", PASS_JSON]
+    )
+    answer = await service.ask("what are the spa hours?", tid())
+    assert answer.validation == "PASS"
+    assert answer.answer == "Serenity Spa is open daily 9:00 AM-8:00 PM."
+    retry_prompt = llm.calls[1][0].content
+    assert "asked about Serenity Spa" in retry_prompt
+    assert '"Serenity Spa: Hours: Daily 9:00 AM-8:00 PM."' in retry_prompt
+    # The rewrite reads the spa's entry alone, so it cannot borrow a neighbour's details.
+    assert [doc["metadata"]["item_name"] for doc in answer.context] == ["Serenity Spa"]
+    assert "[2]" not in retry_prompt.split("CONTEXT:")[1]
+
+
+async def test_the_venue_check_never_sends_a_rewrite_to_the_fallback(concierge):
+    service, llm = concierge(["Open daily 9:00 AM-8:00 PM.", "It opens at 9:00 AM.", PASS_JSON])
+    answer = await service.ask("what are the spa hours?", tid())
+    assert answer.validation == "PASS"
+    assert answer.answer == "It opens at 9:00 AM."
+    assert len(llm.calls) == 3  # answer, rewrite, then the LLM validator on the rewrite

@@ -1,7 +1,7 @@
 import pytest
 
 from frontdesk.routing.classifier import Prediction
-from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.question_form import asks_for_information, asks_whether_exists
 from frontdesk.routing.router import IntentRouter, Reroute
 
 
@@ -40,3 +40,19 @@ def test_a_reroute_changes_only_its_label_and_only_where_it_applies():
     assert router.classify("cancel my room").label == "action_request"
     other = IntentRouter(Fixed("property_qa"), reroutes=reroutes).classify("cancel my room")
     assert (other.label, other.method) == ("property_qa", "classifier")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["is there an irish pub", "Are there lockers?", "Do you have a kids club or babysitting?",
+     "does Mohegan Sun have a golf course", "any vegan food?", "have you got a spa"],
+)
+def test_questions_asking_whether_there_is_one(text):
+    assert asks_whether_exists(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["where is the pub", "is the pool open", "do you know the hours", "there is a pub?"]
+)
+def test_other_questions_do_not_ask_whether_there_is_one(text):
+    assert not asks_whether_exists(text)

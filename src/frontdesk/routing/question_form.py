@@ -1,4 +1,5 @@
-"""Is a message a question asking for information, or a request to do something?
+"""Is a message a question asking for information, or a request to do something? Does it ask
+whether something exists?
 
 "How late can I cancel my room?" contains "cancel" and reads, to an embedding classifier, much
 like "cancel my room"; but it asks about a policy the knowledge base answers. A message that
@@ -21,3 +22,17 @@ def asks_for_information(text: str) -> bool:
     """Whether `text` opens with a question word ("what", "how late", "where's"...)."""
     words = re.findall(r"[a-z]+", normalize_text(text).replace("'", ""))
     return bool(words) and words[0] in QUESTION_WORDS
+
+
+# "is there an irish pub", "do you have a kids club", "does mohegan sun have a golf course".
+_EXISTENCE = re.compile(
+    r"^(?:(?:is|are) there|any|(?:do|does) (?:you|u|they|it|the resort|the hotel|mohegan sun)"
+    r"(?: guys)? have|have you got)\b"
+)
+
+
+def asks_whether_exists(text: str) -> bool:
+    """Whether `text` asks if there is such a thing ("is there an irish pub?"): the answer
+    should name it, not just say yes."""
+    words = re.findall(r"[a-z]+", normalize_text(text).replace("'", ""))
+    return bool(_EXISTENCE.match(" ".join(words)))

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.evidence import missed_subject
 from frontdesk.agentkit.grounding import check_grounding, conform_numbers
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.streaming import message_text
@@ -30,6 +31,7 @@ from frontdesk.guardrails import audit_input
 from frontdesk.knowledge.focus import focus_on_named
 from frontdesk.knowledge.schedule import day_hours_conflicts, with_day_hours
 from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.question_form import asks_whether_exists
 
 logger = logging.getLogger(__name__)
 
@@ -192,8 +194,19 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         ],
     )
     if not grounding.grounded:
-        logger.info("grounding check failed: %s", grounding.unsupported)
+        logger.info(
+            "grounding check failed: %s %s", grounding.unsupported, grounding.misattributed
+        )
         return validation_outcome(False, retry_count, grounding.feedback())
+    questions = _human_texts(messages)
+    question = questions[-1] if questions else ""
+    if retry_count == 0 and (missed := _missed_venue(question, answer, context, ctx.venue_names)):
+        # Asks for one rewrite, never the fallback: a right answer can word its subject
+        # differently ("the pool" for "the Indoor Pool" is found, "the swimming area" is not).
+        logger.info("answer misses the venue asked about: %s", missed)
+        # The rewrite reads that venue's entry alone: shown the neighbours again, the model
+        # took the next one's details ("charge your car at the Earth Tower").
+        return {**validation_outcome(False, retry_count, missed), "retrieved_context": context[:1]}
     if conflicts := day_hours_conflicts(answer, texts):
         # The day's hours were worked out in code and the model, shown them, still says the
         # opposite (a retry repeats it): the worked-out sentence is the answer.
@@ -206,10 +219,9 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         }
     if not ctx.validate_with_llm:
         return validation_outcome(True, retry_count)
-    questions = _human_texts(messages)
     prompt = render(
         prompts.VALIDATION_PROMPT,
-        user_question=questions[-1] if questions else "",
+        user_question=question,
         retrieved_context=format_context(context),
         generated_response=answer,
     )
@@ -223,6 +235,22 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         return validator_error_outcome(retry_count, str(exc))
     logger.debug("validator: %s %s", verdict.status, verdict.reason)
     return validation_outcome(verdict.status == PASS, retry_count, verdict.reason)
+
+
+def _missed_venue(
+    question: str, answer: str, context: list[dict[str, Any]], venue_names: list[str]
+) -> str | None:
+    """Feedback when the question asks about the top-ranked item, a venue, by a word of its
+    name ("pool hours?" and the Indoor Pool) and the answer never mentions it."""
+    if not context:
+        return None
+    item = context[0]["metadata"].get("item_name", "")
+    if item not in venue_names:
+        # Policies and FAQ entries ("Main phone number") are answered without being named.
+        return None
+    return missed_subject(
+        question, answer, item, context[0]["content"], name_it=asks_whether_exists(question)
+    )
 
 
 def respond(state: ConciergeState) -> dict[str, Any]:
