@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from frontdesk.agentkit import evidence as ev
-from frontdesk.agentkit.specifics import CHECKS, counted, numbers, quantities
+from frontdesk.agentkit.specifics import CHECKS, counted, details, numbers, quantities
 
 
 @dataclass(frozen=True)
@@ -86,18 +86,20 @@ def check_grounding(
     for value, unit in sorted(counted(answer) - counts):
         if unit in counted_units and f"number {value}" not in unsupported:
             unsupported.append(f"number {value} ({unit})")
-    sentences = ev.context_sentences(context)
     # "number 20 (seat)" is looked up as "number 20".
     rejected = {u.split(" (")[0] for u in unsupported}
-    # A trusted fact (a helpline, today's date) is never another item's.
-    trusted = _trusted_values("\n".join(trusted_facts))
-    misplaced = [
-        (value, sentence) for value, sentence in ev.misattributed(answer, sentences)
-        if value not in rejected and value.split(" ", 1)[1] not in trusted
-    ]
+    misplaced: list[tuple[str, str]] = []
     evidence: tuple[str, ...] = ()
-    if rejected:
-        evidence = ev.evidence(answer, sentences, rejected)
+    if any(details(answer).values()):  # an answer without specifics has nothing to attribute
+        sentences = ev.context_sentences(context)
+        # A trusted fact (a helpline, today's date) is never another item's.
+        trusted = _trusted_values("\n".join(trusted_facts))
+        misplaced = [
+            (value, sentence) for value, sentence in ev.misattributed(answer, sentences)
+            if value not in rejected and value.split(" ", 1)[1] not in trusted
+        ]
+        if rejected:
+            evidence = ev.evidence(answer, sentences, rejected)
     evidence += tuple(s for _, s in misplaced if s not in evidence)
     by_folded = {name.casefold(): name for name in venue_names}
     # Longest name first, and the alternation consumes what it matches, so the sub-names of
@@ -114,8 +116,9 @@ def check_grounding(
     )
 
 
-def _trusted_values(trusted: str) -> set[str]:
-    return set().union(*(extract(trusted) for _, extract in CHECKS), quantities(trusted))
+@functools.lru_cache(maxsize=64)
+def _trusted_values(trusted: str) -> frozenset[str]:
+    return frozenset().union(*(extract(trusted) for _, extract in CHECKS), quantities(trusted))
 
 
 @functools.lru_cache(maxsize=8)
