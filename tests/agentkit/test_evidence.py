@@ -56,3 +56,12 @@ def test_asked_whether_there_is_one_the_answer_must_name_it():
     assert missed_subject(
         "where is the irish pub", "The Irish pub is in Casino of the Sky.", "The Lansdowne Irish Pub", PUB
     ) is None
+    # A question that already says the whole name needs nothing more.
+    assert missed_subject(
+        "is there a lansdowne irish pub", "Yes, in Casino of the Sky.", "The Lansdowne Irish Pub", PUB,
+        name_it=True,
+    ) is not None  # the answer never mentions it at all
+    assert missed_subject(
+        "is there a lansdowne irish pub", "Yes, the Irish pub is in Casino of the Sky.",
+        "The Lansdowne Irish Pub", PUB, name_it=True,
+    ) is None

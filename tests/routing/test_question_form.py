@@ -45,14 +45,17 @@ def test_a_reroute_changes_only_its_label_and_only_where_it_applies():
 @pytest.mark.parametrize(
     "text",
     ["is there an irish pub", "Are there lockers?", "Do you have a kids club or babysitting?",
-     "does Mohegan Sun have a golf course", "any vegan food?", "have you got a spa"],
+     "does Mohegan Sun have a golf course", "any vegan food?", "have you got a spa",
+     "do you guys have lockers", "does the casino have craps"],
 )
 def test_questions_asking_whether_there_is_one(text):
     assert asks_whether_exists(text)
 
 
 @pytest.mark.parametrize(
-    "text", ["where is the pub", "is the pool open", "do you know the hours", "there is a pub?"]
+    "text",
+    ["where is the pub", "is the pool open", "do you know the hours", "there is a pub?",
+     "do i have to pay to self park?", "does my room have to be booked ahead"],
 )
 def test_other_questions_do_not_ask_whether_there_is_one(text):
     assert not asks_whether_exists(text)

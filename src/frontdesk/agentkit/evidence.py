@@ -1,6 +1,6 @@
 """Which context sentence an answer sentence restates, and what that sentence says.
 
-Two uses, both for a small model that copies well but attributes badly:
+Three uses, all for a small model that copies well but attributes badly:
 - `misattributed`: a value the context states, but for something else. Asked for the price of a
   50-minute massage, the model writes "$50" (the context's valet price) next to the very words
   of the spa's sentence that says "$165". A value is suspect when the context sentence that
@@ -96,13 +96,14 @@ def misattributed(answer: str, sentences: list[ContextSentence]) -> list[tuple[s
             if not stating:
                 continue
             best = max(stating, key=lambda c: c.match(words))
-            if best.match(words)[0] < MIN_ATTRIBUTION_OVERLAP:
+            best_match = best.match(words)
+            if best_match[0] < MIN_ATTRIBUTION_OVERLAP:
                 continue
             for value in sorted(values - best.details[kind]):
                 owners = [c for c in stating if value in c.details[kind]]
                 if not owners or any(c.item == best.item for c in owners):
                     continue  # unsupported (reported as such), or the same item's value
-                if max(c.match(words) for c in owners) < best.match(words):
+                if max(c.match(words) for c in owners) < best_match:
                     found.append((f"{kind} {value}", best.text))
     return found
 
@@ -163,11 +164,13 @@ def missed_subject(
     if not subject:
         return None
     said = _stems(answer)
-    must_say = (name_words - asked_words) if name_it else set()
-    if subject & said and (not must_say or must_say & said):
-        return None
+    if subject & said:
+        unnamed = name_words - asked_words  # the part of the name the question left out
+        if not name_it or not unnamed or unnamed & said:
+            return None
+        # No quote here: shown one, the model tends to paste it into its answer.
+        return f"The guest asked whether there is one: answer with its name, {item}."
     asked = asked_words - subject
-    sentences = sentences_led_by(item_text, item) if item_text.startswith(item) else split_sentences(item_text)
 
     def closeness(sentence: str) -> tuple[int, int]:
         # What the question asks ("hours"), then the subject in the sentence's own words (every
@@ -175,11 +178,9 @@ def missed_subject(
         body = _stems(sentence.removeprefix(item))
         return len(body & asked), len(body & subject)
 
+    sentences = [s.text for s in _doc_sentences(item_text)]
     best = sorted(sentences, key=closeness, reverse=True)[:MAX_EVIDENCE]
     quote = (" The CONTEXT says: " + " ".join(f'"{s}"' for s in best)) if best else ""
-    if subject & said:
-        # No quote here: shown one, the model tends to paste it into its answer.
-        return f"The guest asked whether there is one: answer with its name, {item}."
     return (
         f"The guest asked about {item}, but the answer does not mention it. Answer about "
         f"{item} from its entry in the CONTEXT.{quote}"

@@ -18,21 +18,24 @@ QUESTION_WORDS = frozenset(
 )
 
 
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z]+", normalize_text(text).replace("'", ""))
+
+
 def asks_for_information(text: str) -> bool:
     """Whether `text` opens with a question word ("what", "how late", "where's"...)."""
-    words = re.findall(r"[a-z]+", normalize_text(text).replace("'", ""))
+    words = _words(text)
     return bool(words) and words[0] in QUESTION_WORDS
 
 
-# "is there an irish pub", "do you have a kids club", "does mohegan sun have a golf course".
+# "is there an irish pub", "do you have a kids club", "does mohegan sun have a golf course";
+# not "do i have to pay", which asks about an obligation.
 _EXISTENCE = re.compile(
-    r"^(?:(?:is|are) there|any|(?:do|does) (?:you|u|they|it|the resort|the hotel|mohegan sun)"
-    r"(?: guys)? have|have you got)\b"
+    r"^(?:(?:is|are) there|any|have you got|(?:do|does) (?!i )(?:\w+ ){1,2}have(?! to\b))\b"
 )
 
 
 def asks_whether_exists(text: str) -> bool:
     """Whether `text` asks if there is such a thing ("is there an irish pub?"): the answer
     should name it, not just say yes."""
-    words = re.findall(r"[a-z]+", normalize_text(text).replace("'", ""))
-    return bool(_EXISTENCE.match(" ".join(words)))
+    return bool(_EXISTENCE.match(" ".join(_words(text))))
