@@ -192,3 +192,15 @@ def test_each_item_keeps_its_own_values():
         "For the spa, the helpline is 860-862-8000.", ATTRIBUTION_CONTEXT,
         trusted_facts=["Helpline 860-862-8000"],
     ).grounded
+
+
+def test_each_context_is_checked_on_its_own_documents():
+    # Documents are read once and remembered; what one turn's context said must not
+    # support another turn's answer.
+    answer = "A massage costs $165 and the spa opens at 9 AM."
+    spa = "Elemis Spa: 50-minute massages from $165. Open 9:00 AM to 8:00 PM."
+    pool = "Indoor Pool: Open 7:00 AM to 10:00 PM for hotel guests."
+    assert check_grounding(answer, [spa]).grounded
+    report = check_grounding(answer, [pool])
+    assert set(report.unsupported) == {"price 165", "time 9:00am"}
+    assert check_grounding(answer, [pool, spa]).grounded

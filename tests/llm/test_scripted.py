@@ -149,3 +149,16 @@ def test_echo_mode_answers_structured_output_with_a_valid_example():
 def test_structured_output_needs_a_schema():
     with pytest.raises(TypeError, match="Pydantic model class or a JSON-schema dict"):
         ScriptedChatModel(["{}"]).with_structured_output(str)
+
+
+async def test_async_calls_reply_on_the_event_loop_not_a_worker_thread():
+    import threading
+
+    threads = []
+
+    def reply(messages) -> str:
+        threads.append(threading.get_ident())
+        return "ok"
+
+    assert (await ScriptedChatModel(reply).ainvoke("hi")).content == "ok"
+    assert threads == [threading.get_ident()]

@@ -70,18 +70,16 @@ def check_grounding(
     retrieval did not return and the model is recalling it, not reading it.
     """
     context, trusted_facts = list(context), list(trusted_facts)
-    support = "\n".join([*context, *trusted_facts])
-    support_folded = support.casefold()
+    support = _Support.union([*context, *trusted_facts])
     unsupported: list[str] = []
     for kind, extract in CHECKS:
-        allowed = extract(support)
-        for value in sorted(extract(answer) - allowed):
+        for value in sorted(extract(answer) - support.values[kind]):
             unsupported.append(f"{kind} {value}")
-    for value in sorted(quantities(answer) - numbers(support), key=int):
+    for value in sorted(quantities(answer) - support.numbers, key=int):
         unsupported.append(f"number {value}")
     # "20 seats" where the context counts seats only as "10,000 seats": the 20 exists elsewhere
     # in the context (a price, a size), but not as a number of seats.
-    counts = counted(support)
+    counts = support.counted
     counted_units = {unit for _, unit in counts}
     for value, unit in sorted(counted(answer) - counts):
         if unit in counted_units and f"number {value}" not in unsupported:
@@ -107,12 +105,46 @@ def check_grounding(
     pattern = _venue_pattern(tuple(sorted(by_folded, key=len, reverse=True)))
     mentioned = dict.fromkeys(match.group(0) for match in pattern.finditer(answer.casefold()))
     unsupported += [
-        f"venue '{by_folded[folded]}'" for folded in mentioned if folded not in support_folded
+        f"venue '{by_folded[folded]}'"
+        for folded in mentioned
+        if not any(folded in text for text in support.folded)
     ]
     return GroundingReport(
         unsupported=unsupported,
         evidence=evidence[: ev.MAX_EVIDENCE],
         misattributed=list(dict.fromkeys(value for value, _ in misplaced)),
+    )
+
+
+@dataclass(frozen=True)
+class _Support:
+    """What a set of texts (the context and trusted facts) states, read once per text."""
+
+    values: dict[str, frozenset[str]]  # by kind in CHECKS
+    numbers: frozenset[str]
+    counted: frozenset[tuple[str, str]]
+    folded: tuple[str, ...]  # the texts case-folded, for the venue-name lookup
+
+    @classmethod
+    def union(cls, texts: list[str]) -> _Support:
+        # Each document is read once, not once per answer: a turn and its retry check against
+        # the same documents, and popular entries come back turn after turn.
+        parts = [_support_of(text) for text in texts]
+        return cls(
+            values={kind: frozenset().union(*(p.values[kind] for p in parts)) for kind, _ in CHECKS},
+            numbers=frozenset().union(*(p.numbers for p in parts)),
+            counted=frozenset().union(*(p.counted for p in parts)),
+            folded=tuple(text for p in parts for text in p.folded),
+        )
+
+
+@functools.lru_cache(maxsize=1024)
+def _support_of(text: str) -> _Support:
+    return _Support(
+        values={kind: frozenset(extract(text)) for kind, extract in CHECKS},
+        numbers=frozenset(numbers(text)),
+        counted=frozenset(counted(text)),
+        folded=(text.casefold(),),
     )
 
 

@@ -11,9 +11,16 @@ from contextlib import AsyncExitStack
 from typing import Any
 
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Durability
 
 from frontdesk.agentkit.streaming import stream_turn
 from frontdesk.assistants.base import Answer, ChatEvent
+
+# A turn's state is saved once, when the turn ends (answered, failed or cancelled), not after
+# each node: a turn is the unit a guest sees, nothing inside it is resumable, and saving after
+# every step cost a tenth of a scripted turn. A process killed mid-turn loses that turn, which
+# the guest never got an answer to.
+DURABILITY: Durability = "exit"
 
 
 class GraphAssistant:
@@ -61,11 +68,15 @@ class GraphAssistant:
             token_nodes=self._token_nodes,
             sources_of=self._sources_of,
             context=self.context,
+            durability=DURABILITY,
         )
 
     async def ask(self, message: str, thread_id: str) -> Answer:
         state = await self.graph.ainvoke(
-            self._turn_input(message), self.config(thread_id), context=self.context
+            self._turn_input(message),
+            self.config(thread_id),
+            context=self.context,
+            durability=DURABILITY,
         )
         return self._answer_of(state, thread_id)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Durability
 
 from frontdesk.assistants.base import ChatEvent
 
@@ -43,12 +44,15 @@ async def stream_turn(
     token_nodes: Collection[str],
     sources_of: Callable[[dict[str, Any]], dict[str, Any]],
     context: Any = None,
+    durability: Durability = "async",
 ) -> AsyncIterator[ChatEvent]:
     yield ChatEvent("metadata", {"thread_id": thread_id})
     streamed: list[str] = []
     runs_seen: dict[str, int] = {}
     try:
-        async for event in graph.astream_events(inputs, config, version="v2", context=context):
+        async for event in graph.astream_events(
+            inputs, config, version="v2", context=context, durability=durability
+        ):
             kind = event["event"]
             node = event.get("metadata", {}).get("langgraph_node")
             if kind == "on_chain_start" and node in token_nodes and event["name"] == node:

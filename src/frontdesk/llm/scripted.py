@@ -134,6 +134,17 @@ class ScriptedChatModel(BaseChatModel):
         message = AIMessage(content=reply, response_metadata={"finish_reason": "stop"})
         return ChatResult(generations=[ChatGeneration(message=message)])
 
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        # Replying takes microseconds: LangChain's default would hand it to a worker thread,
+        # which costs more than the reply and than an async model's own overhead.
+        return self._generate(messages, stop, None, **kwargs)
+
     def _stream(
         self,
         messages: list[BaseMessage],

@@ -10,7 +10,7 @@ from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.evidence import missed_subject
 from frontdesk.agentkit.grounding import check_grounding, conform_numbers
-from frontdesk.agentkit.prompts import render, with_max_tokens
+from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.agentkit.validation import (
     FAIL,
@@ -226,8 +226,8 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         generated_response=answer,
     )
     try:
-        reviewer = with_max_tokens(ctx.llm, VERDICT_TOKENS)
-        verdict = await reviewer.with_structured_output(ValidationResult).ainvoke(prompt)
+        reviewer = structured_verdict(ctx.llm, ValidationResult, VERDICT_TOKENS)
+        verdict = await reviewer.ainvoke(prompt)
         if not isinstance(verdict, ValidationResult):
             verdict = ValidationResult.model_validate(verdict)
     except Exception as exc:  # noqa: BLE001 - handled by the fail-open/fail-closed rule
@@ -317,7 +317,7 @@ def route_after_validate(state: ConciergeState) -> str:
 
 async def llm_route(llm, text: str) -> tuple[str, float]:
     """The LLM router: structured output constrained to the seven categories."""
-    result = await with_max_tokens(llm, VERDICT_TOKENS).with_structured_output(RouterOutput).ainvoke(
+    result = await structured_verdict(llm, RouterOutput, VERDICT_TOKENS).ainvoke(
         render(prompts.ROUTER_PROMPT, user_message=text)
     )
     if not isinstance(result, RouterOutput):
