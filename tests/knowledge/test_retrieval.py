@@ -172,3 +172,25 @@ def test_a_keyword_query_naming_an_item_ranks_its_own_entry_above_short_mentions
     titled = KeywordIndex(docs, title_keys=("item_name",))
     assert names(titled) == ["Frank Pepe Pizzeria", "Arena Concessions"]
     assert KeywordIndex([stand], ("item_name",)).has_full_match("concessions")
+
+
+def test_queries_are_tokenized_exactly_as_bm25s_tokenizes_documents():
+    import bm25s
+
+    from frontdesk.assistants.concierge.service import EVAL_DIR
+
+    index = KeywordIndex([Document(page_content="Seasons Buffet: open daily.")])
+    rows = (EVAL_DIR / "retrieval.jsonl").read_text().splitlines()
+    queries = [json.loads(row)["query"] for row in rows if row.strip()]
+    queries += ["The BEST café's 24/7 hours?!", "a an the of", "", "Bobby's Burgers & fries"]
+    expected = bm25s.tokenize(
+        queries, stopwords="en", stemmer=index._stemmer, return_ids=False, show_progress=False
+    )
+    assert [index.query_terms(q) for q in queries] == expected
+
+
+def test_keyword_search_breaks_score_ties_by_document_order():
+    docs = [Document(page_content=f"Venue {n}: valet parking.") for n in range(6)]
+    found = KeywordIndex(docs).search("valet parking", 4)
+    assert [doc.page_content for doc, _ in found] == [d.page_content for d in docs[:4]]
+    assert len({score for _, score in found}) == 1

@@ -43,3 +43,26 @@ def test_json_schema_names_are_made_safe():
 def test_a_dict_that_is_not_a_schema_is_refused():
     with pytest.raises(ValueError, match="not a JSON schema"):
         json_schema_of({"answer": "str"})
+
+
+async def test_async_structured_output_is_parsed_on_the_event_loop():
+    import threading
+
+    from pydantic import BaseModel, field_validator
+
+    from frontdesk.llm import ScriptedChatModel
+
+    parsed_on = []
+
+    class Recorded(BaseModel):
+        status: str
+
+        @field_validator("status")
+        @classmethod
+        def record(cls, value: str) -> str:
+            parsed_on.append(threading.get_ident())
+            return value
+
+    model = ScriptedChatModel(['{"status": "PASS"}'])
+    assert (await model.with_structured_output(Recorded).ainvoke("review")).status == "PASS"
+    assert parsed_on == [threading.get_ident()]

@@ -8,6 +8,7 @@ only a little of the rest stays (a question can still need a neighbour, "is it n
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -20,13 +21,15 @@ _FILLER = {"the", "a", "an", "at", "of", "and", "by", "in", "on", "s"}
 _LEADING_WORDS = 2
 
 
-def _words(text: str) -> list[str]:
+@functools.lru_cache(maxsize=2048)
+def _words(text: str) -> tuple[str, ...]:
     # The guardrail's canonical view: case-folded, accents and look-alike letters undone.
+    # Cached: every turn compares the question with the same few hundred item names.
     folded = normalize_text(text).replace("&", " and ").replace("'", "").replace("\u2019", "")
-    return [w for w in re.split(r"[^a-z0-9]+", folded) if w and w not in _FILLER]
+    return tuple(w for w in re.split(r"[^a-z0-9]+", folded) if w and w not in _FILLER)
 
 
-def _contains(words: list[str], phrase: list[str]) -> bool:
+def _contains(words: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
     n = len(phrase)
     return bool(phrase) and any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 

@@ -23,6 +23,7 @@ from typing import Any
 import bm25s
 import numpy as np
 import Stemmer
+from bm25s.stopwords import STOPWORDS_EN
 from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 
@@ -33,6 +34,9 @@ logger = logging.getLogger(__name__)
 logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 EMBED_BATCH = 32
+# bm25s.tokenize's defaults, which the index is built with.
+_BM25_TOKEN = re.compile(r"(?u)\b\w\w+\b")
+_BM25_STOPWORDS = frozenset(STOPWORDS_EN)
 
 ProgressCallback = Callable[[int, int], None]  # (done, total)
 
@@ -85,27 +89,33 @@ class KeywordIndex:
             texts, stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
         )
 
+    def query_terms(self, query: str) -> list[str]:
+        """`query` tokenized as the documents were (bm25s.tokenize's steps: lower-case, split,
+        drop stop words, stem), without its per-call set-up, which cost more than a search."""
+        words = [w for w in _BM25_TOKEN.findall(query.lower()) if w not in _BM25_STOPWORDS]
+        return self._stemmer.stemWords(words)
+
     def has_full_match(self, query: str) -> bool:
         """Whether some document holds every (stemmed, non-stop-word) term of `query`.
 
         Short keyword queries ("soaking tub", "pai gow and sic bo") can sit below the dense
         relevance threshold while naming exactly what a document says; this is their evidence.
         """
-        terms = set(self._tokenize([query])[0])
+        terms = set(self.query_terms(query))
         return bool(terms) and any(terms <= doc_terms for doc_terms in self._terms)
 
     def search(self, query: str, k: int) -> list[tuple[Document, float]]:
         if not self.documents:
             return []
-        query_tokens = self._tokenize([query])
-        if not query_tokens[0]:
+        terms = self.query_terms(query)
+        if not terms:
             return []
+        scores = self._bm25.get_scores(terms)
         k = min(k, len(self.documents))
-        ids, scores = self._bm25.retrieve(query_tokens, k=k, show_progress=False)
-        return [
-            (self.documents[int(i)], float(s)) for i, s in zip(ids[0], scores[0], strict=True)
-            if s > 0
-        ]
+        top = np.argpartition(-scores, k - 1)[:k]
+        # Ties broken by position (the stable document order) so results are deterministic.
+        top = top[np.lexsort((top, -scores[top]))]
+        return [(self.documents[i], float(scores[i])) for i in top if scores[i] > 0]
 
 
 def _titled(document: Document, title_keys: Sequence[str]) -> str:
