@@ -3,7 +3,8 @@
     python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm] [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
-             is the graph's own overhead: routing, retrieval, grounding, checkpointing), p50/p95
+             is the graph's own overhead: routing, retrieval, grounding, checkpointing), p50/p95,
+             and the p50 of the MiniLM query embedding that each turn includes
 - retrieval: hybrid search latency over the shipped retrieval queries, p50/p99
 - ingest:    a fresh index of the shipped knowledge base, chunks/s
 - chat:      POST /chat requests/s at 50 concurrent streams, scripted model, real server
