@@ -154,7 +154,7 @@ async def _langgraph_floor(turns: int) -> float:
         graph.add_node(name, step)
     graph.add_node("reply", reply)
     graph.add_edge(START, "a")
-    for first, second in zip([*names], [*names[1:], "reply"], strict=True):
+    for first, second in zip(names, [*names[1:], "reply"], strict=True):
         graph.add_edge(first, second)
     graph.add_edge("reply", END)
     compiled = graph.compile(checkpointer=InMemorySaver())

@@ -44,7 +44,7 @@ async def stream_turn(
     token_nodes: Collection[str],
     sources_of: Callable[[dict[str, Any]], dict[str, Any]],
     context: Any = None,
-    durability: Durability = "async",
+    durability: Durability,
 ) -> AsyncIterator[ChatEvent]:
     yield ChatEvent("metadata", {"thread_id": thread_id})
     streamed: list[str] = []
