@@ -89,3 +89,89 @@ def test_eval_rejects_a_malformed_dataset_naming_the_line(tmp_path):
     result = runner.invoke(app, ["eval", "retrieval", "--dataset", str(dataset)])
     assert result.exit_code == 1
     assert "retrieval.jsonl:2" in result.output
+
+
+class _FakeTelecom:
+    """Stands in for the telecom service in the ask/chat commands (no models, no graph)."""
+
+    name = "telecom"
+    ready = True
+    tools = (
+        {"name": "open_refund_case", "args": {"user_id": "u42", "amount_pln": 20}, "ok": True,
+         "output": {"case_id": "RC-1"}, "error": None},
+        {"name": "get_invoice", "args": {"invoice_id": "INV-[1]"}, "ok": False, "output": None,
+         "error": "No invoice INV-[1]."},
+    )
+
+    def __init__(self):
+        self.calls = []
+
+    def info(self):
+        return {"name": "Telecom support", "takes_user_id": True}
+
+    async def stream(self, message, thread_id, *, user_id=None):
+        from frontdesk.assistants.base import ChatEvent
+
+        self.calls.append((message, thread_id, user_id))
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        yield ChatEvent("replace", {"content": "Refund case RC-1 opened."})
+        yield ChatEvent("sources", {"sources": [], "citations": [], "used_tools": list(self.tools),
+                                    "route": "billing"})
+        yield ChatEvent("done", {"done": True})
+
+    async def ask(self, message, thread_id, *, user_id=None):
+        from frontdesk.assistants.base import Answer
+
+        self.calls.append((message, thread_id, user_id))
+        return Answer("Refund case RC-1 opened.", "billing", 0.9, [], None, thread_id,
+                      extra={"last_agent": "billing", "citations": [], "used_tools": list(self.tools),
+                             "state_excerpt": {"history_length": 2}})
+
+    async def aclose(self):
+        pass
+
+
+@pytest.fixture
+def fake_telecom(monkeypatch):
+    from frontdesk.assistants import registry
+
+    service = _FakeTelecom()
+
+    async def load_services(settings, models=None, names=None):
+        return {"telecom": service}
+
+    monkeypatch.setattr(registry, "load_services", load_services)
+    return service
+
+
+def test_ask_passes_user_id_and_json_includes_the_extras(fake_telecom):
+    result = runner.invoke(app, ["ask", "-a", "telecom", "--user-id", "u42", "--json", "refund"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)
+    assert answer["route"] == "billing" and answer["last_agent"] == "billing"
+    assert answer["used_tools"] == list(_FakeTelecom.tools)
+    assert fake_telecom.calls[0][0] == "refund" and fake_telecom.calls[0][2] == "u42"
+
+
+def test_chat_labels_the_assistant_and_prints_tools(fake_telecom):
+    result = runner.invoke(
+        app, ["chat", "-a", "telecom", "--user-id", "u42"], input="I want a refund\n/quit\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert "telecom> " in result.stdout and "concierge>" not in result.stdout
+    assert "customer u42" in result.stdout
+    assert 'tools: open_refund_case({"user_id": "u42", "amount_pln": 20}) -> ok' in result.stdout
+    assert 'tools: get_invoice({"invoice_id": "INV-[1]"}) -> error: No invoice INV-[1].' in (
+        result.stdout
+    )
+    assert fake_telecom.calls[0][0] == "I want a refund" and fake_telecom.calls[0][2] == "u42"
+
+
+@pytest.mark.parametrize("command", ["ask", "chat"])
+@pytest.mark.parametrize("user_id", ["u", "u 1", "x" * 65])
+def test_bad_user_id_is_refused(fake_telecom, command, user_id):
+    args = [command, "-a", "telecom", "--user-id", user_id] + (["hi"] if command == "ask" else [])
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert "--user-id must be 2-64 characters" in " ".join(result.output.split())
+    assert fake_telecom.calls == []

@@ -137,7 +137,7 @@ def ingest(
 async def _with_service(settings: Settings, work):
     from frontdesk.assistants.registry import load_services
 
-    services = await load_services(settings)
+    services = await load_services(settings, names=[settings.assistant])
     service = services[settings.assistant]
     try:
         return await work(service)
@@ -160,16 +160,27 @@ def ask(
     assistant: AssistantOpt = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Conversation id (UUID).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    user_id: Annotated[
+        str | None,
+        typer.Option("--user-id", help="The customer the assistant acts for (telecom), e.g. u123."),
+    ] = None,
 ) -> None:
     """Ask one question and print the answer."""
+    import re
+
     settings = _settings(assistant)
     _module(settings.assistant)
     text = message.strip()
     if not text or len(text) > 4096:
         raise _fail("the message must be 1-4096 characters")
+    # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
+    if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
+        raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
     thread_id = _thread(thread)
     try:
-        answer = asyncio.run(_with_service(settings, lambda s: s.ask(text, thread_id)))
+        answer = asyncio.run(
+            _with_service(settings, lambda s: s.ask(text, thread_id, user_id=user_id))
+        )
     except FrontdeskError as exc:
         raise _fail(str(exc), 1) from None
     if as_json:
@@ -184,15 +195,34 @@ def ask(
 def chat(
     assistant: AssistantOpt = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Resume a conversation.")] = None,
+    user_id: Annotated[
+        str | None,
+        typer.Option("--user-id", help="The customer the assistant acts for (telecom), e.g. u123."),
+    ] = None,
 ) -> None:
     """Chat in the terminal; answers stream as they are written. Ctrl-D or /quit to leave."""
+    import re
+
+    from rich.markup import escape
+
     settings = _settings(assistant)
     _module(settings.assistant)
+    # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
+    if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
+        raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
     thread_id = _thread(thread)
+
+    def tool_line(tool: dict) -> str:
+        """`tools: name(args) -> ok` or `-> error: why`, from a `sources` event's used_tools."""
+        args = json.dumps(tool.get("args") or {}, ensure_ascii=False, default=str)
+        result = "ok" if tool.get("ok") else f"error: {tool.get('error') or 'failed'}"
+        return f"tools: {tool.get('name', '?')}({args}) -> {result}"
 
     async def session(service) -> None:
         nonlocal thread_id
-        out.print(f"[bold]{service.info().get('name') or settings.assistant}[/] · thread {thread_id}")
+        customer = f" · customer {user_id}" if user_id else ""
+        name = service.info().get("name") or settings.assistant
+        out.print(f"[bold]{escape(name)}[/] · thread {thread_id}{customer}")
         out.print("[dim]/new starts a new conversation, /quit leaves[/]")
         while True:
             try:
@@ -209,14 +239,19 @@ def chat(
             if not line or len(line) > 4096:
                 out.print("[yellow]messages are 1-4096 characters[/]")
                 continue
-            out.print("[bold cyan]concierge>[/] ", end="")
-            async for event in service.stream(line, thread_id):
+            label = escape(getattr(service, "name", None) or settings.assistant)
+            out.print(f"[bold cyan]{label}>[/] ", end="")
+            async for event in service.stream(line, thread_id, user_id=user_id):
                 if event.event == "token":
                     out.print(event.data["content"], end="")
                 elif event.event == "replace":
                     out.print("\n" + event.data["content"] if event.data["content"] else "", end="")
-                elif event.event == "sources" and event.data.get("sources"):
-                    out.print(f"\n[dim]sources: {', '.join(event.data['sources'])}[/]", end="")
+                elif event.event == "sources":
+                    if event.data.get("sources"):
+                        out.print(f"\n[dim]sources: {', '.join(event.data['sources'])}[/]", end="")
+                    for tool in event.data.get("used_tools") or []:
+                        if isinstance(tool, dict):
+                            out.print(f"\n[dim]{escape(tool_line(tool))}[/]", end="")
                 elif event.event == "error":
                     out.print(f"\n[red]{event.data['error']}[/]", end="")
             out.print()
@@ -224,7 +259,7 @@ def chat(
     asyncio.run(_with_service(settings, session))
 
 
-SUITE_HELP = "retrieval, routing, guardrails or answers"
+SUITE_HELP = "retrieval, routing, guardrails, answers, no_context or tools"
 
 
 @app.command("eval")
@@ -281,7 +316,13 @@ async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
         return await run(suite, dataset, lambda text: audit_input(text).flagged)
     if suite == "retrieval":
         knowledge, _ = module.open_knowledge(settings, models)
-        return await run(suite, dataset, knowledge.retriever.search)
+        top_k = getattr(module, "RETRIEVAL_TOP_K", 5)
+        return await run(suite, dataset, knowledge.retriever.search, top_k=top_k)
+    if suite == "no_context":
+        knowledge, _ = module.open_knowledge(settings, models)
+        return await run(suite, dataset, module.gate_target(knowledge))
+    if suite == "tools":
+        return await run(suite, dataset, module.tools_target(settings, models))
     if suite == "routing":
         knowledge, _ = module.open_knowledge(settings, models)
         router = module.build_router(
@@ -297,11 +338,50 @@ async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
         return await run(suite, dataset, lambda text: _label(routed[text]))
     from frontdesk.assistants.registry import load_services
 
-    service = (await load_services(settings, models))[settings.assistant]
+    service = (await load_services(settings, models, [settings.assistant]))[settings.assistant]
     try:
         return await run(suite, dataset, service.ask)
     finally:
         await service.aclose()
+
+
+@app.command("calibrate-gate")
+def calibrate_gate_command(
+    assistant: AssistantOpt = None,
+    dataset: Annotated[
+        Path | None,
+        typer.Option("--dataset", help="JSONL of {question, answerable}; default: calibration set."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole sweep as JSON.")] = False,
+) -> None:
+    """Sweep the NO_CONTEXT threshold over labelled questions; print the best F1's."""
+    from frontdesk.eval.agent_suites import calibrate_gate
+    from frontdesk.eval.datasets import load_dataset
+    from frontdesk.runtime import Models
+
+    settings = _settings(assistant)
+    module = _module(settings.assistant)
+    if not hasattr(module, "gate_scores_target"):
+        raise _fail(f"the {settings.assistant} assistant has no NO_CONTEXT gate")
+    dataset = dataset or module.EVAL_DIR / "no_context_calibration.jsonl"
+    try:
+        cases = load_dataset("no_context", dataset)
+        knowledge, _ = module.open_knowledge(settings, Models(settings))
+        result = calibrate_gate(cases, module.gate_scores_target(knowledge))
+    except (FrontdeskError, ValueError) as exc:
+        raise _fail(str(exc), 1) from None
+    if as_json:
+        out.print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    chosen = result["chosen"]
+    out.print(
+        f"threshold {chosen['threshold']:.3f} (best-F1 plateau {result['plateau'][0]:.3f}-"
+        f"{result['plateau'][1]:.3f}) on {result['rows']} rows: precision "
+        f"{chosen['precision']:.3f}, recall {chosen['recall']:.3f}, F1 {chosen['f1']:.3f}"
+    )
+    stats = getattr(module, "index_stats", lambda s: {})(settings)
+    if stats:
+        out.print(f"index similarity percentiles: {json.dumps(stats, sort_keys=True)}")
 
 
 def _label(decision) -> tuple[str, float]:

@@ -23,8 +23,10 @@ class Settings(BaseSettings):
         env_prefix="FRONTDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
 
-    # Which assistant `serve`, `chat` and `ask` use when none is named.
+    # Which assistant `serve`, `chat` and `ask` use when none is named...
     assistant: str = "concierge"
+    # ...and every assistant the server loads (the default one is always loaded too).
+    assistants: list[str] = ["concierge", "telecom"]
 
     # Where everything Frontdesk writes lives: indexes, conversations, reports...
     data_dir: Path = Path(".frontdesk")
@@ -59,6 +61,12 @@ class Settings(BaseSettings):
     # Cosine similarity a hit's best dense match must reach for the context to count as relevant.
     rag_min_similarity: float = 0.20
 
+    # Telecom: the billing database (SQLAlchemy URL; default: SQLite under data_dir) and the
+    # NO_CONTEXT gate's threshold on the mean cosine similarity of the top hits, calibrated
+    # for the embedded MiniLM model (docs/telecom.md; `frontdesk eval no_context --calibrate`).
+    telecom_billing_url: str | None = None
+    telecom_gate_threshold: float = 0.5
+
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by
     # default: with the embedded 0.5B model, "auto" measured 0.925 on the concierge's routing
@@ -90,6 +98,10 @@ class Settings(BaseSettings):
 
     def index_dir(self, assistant: str) -> Path:
         return self.data_dir / "index" / assistant
+
+    @property
+    def telecom_billing_database(self) -> str:
+        return self.telecom_billing_url or f"sqlite:///{self.data_dir / 'telecom_billing.sqlite'}"
 
     @property
     def checkpoint_path(self) -> Path:

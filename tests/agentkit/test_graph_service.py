@@ -78,7 +78,7 @@ def _assistant(graph, checkpointer) -> GraphAssistant:
         None,
         info={},
         token_nodes={"answer"},
-        turn_input=lambda message: {"messages": [HumanMessage(message)]},
+        turn_input=lambda message, user_id=None: {"messages": [HumanMessage(message)]},
         answer_of=lambda state, thread: Answer(
             answer=state["messages"][-1].content,
             route=None,

@@ -76,6 +76,7 @@ class ScriptedConcierge:
         self.gate = threading.Event()
         self.gate.set()
         self.calls: list[tuple[str, str]] = []
+        self.user_ids: list[str | None] = []
 
     def info(self) -> dict[str, Any]:
         return {
@@ -85,8 +86,11 @@ class ScriptedConcierge:
             "document_count": 42,
         }
 
-    async def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+    async def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
         self.calls.append((message, thread_id))
+        self.user_ids.append(user_id)
         yield ChatEvent("metadata", {"thread_id": thread_id})
         lowered = message.lower()
         if "fail" in lowered:
@@ -126,11 +130,16 @@ class ScriptedConcierge:
 class LiveServer:
     """uvicorn in a background thread, on a socket bound before the thread starts (no race)."""
 
-    def __init__(self, service: ScriptedConcierge) -> None:
-        settings = Settings(rate_limit_chat_per_minute=1000, sse_timeout_s=10, allowed_origins=[])
+    def __init__(self, *services: Any) -> None:
+        settings = Settings(
+            assistant="concierge",
+            rate_limit_chat_per_minute=1000,
+            sse_timeout_s=10,
+            allowed_origins=[],
+        )
 
         async def factory(_settings: Settings):
-            return {service.name: service}
+            return {service.name: service for service in services}
 
         app = create_app(settings, service_factory=factory)
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -378,5 +387,238 @@ def test_phone_width_layout(browser, live_server, problems, width):
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
             assert box["y"] + box["height"] <= 740 + 0.5, selector
         expect(page.get_by_role("button", name="New conversation")).to_be_visible()
+    finally:
+        page.context.close()
+
+
+# ---------------------------------------------------------------- two assistants: telecom
+
+ROUTER_Q = "My router PON LED is blinking red. What's wrong?"
+ROUTER_A = "A blinking PON LED means the router is synchronising with the ONT."
+REFUND_Q = "I want a refund for invoice INV-20251001"
+INVOICE_Q = "Show me invoice INV-1"
+TELECOM_CITATIONS = [
+    {
+        "title": "Router LED Indicators",
+        "section": "Troubleshooting",
+        "file": "02_router_wifi.md",
+        "version": "2.1",
+        "score": 0.82,
+    },
+    {
+        "title": "Power and Connections",
+        "section": "Cables",
+        "file": "01_setup.md",
+        "version": "",
+        "score": 0.71,
+    },
+]
+
+
+class ScriptedTelecom:
+    """A telecom AssistantService: a technical answer with citations for 'router', a billing
+    tool call for 'refund' (ok) and 'invoice' (failed), the fallback otherwise."""
+
+    name = "telecom"
+    ready = True
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, str | None]] = []
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "assistant": "telecom",
+            "name": "Telecom support",
+            "location": None,
+            "categories": ["technical", "billing"],
+            "document_count": 7,
+            "takes_user_id": True,
+        }
+
+    async def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        self.calls.append((message, thread_id, user_id))
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        lowered = message.lower()
+        citations: list[dict[str, Any]] = []
+        tools: list[dict[str, Any]] = []
+        if "router" in lowered:
+            route, citations = "technical", TELECOM_CITATIONS
+            for index, word in enumerate(ROUTER_A.split(" ")):
+                await asyncio.sleep(0.005)
+                yield ChatEvent("token", {"content": word if index == 0 else f" {word}"})
+        elif "refund" in lowered:
+            route = "billing"
+            tools = [
+                {
+                    "name": "open_refund_case",
+                    "args": {"user_id": user_id, "invoice_id": "INV-20251001", "amount_pln": 20},
+                    "ok": True,
+                    "output": {"case_id": "RC-0001", "status": "open"},
+                    "error": None,
+                }
+            ]
+            yield ChatEvent("replace", {"content": f"Refund case RC-0001 opened for {user_id}."})
+        elif "invoice" in lowered:
+            route = "billing"
+            tools = [
+                {
+                    "name": "get_invoice",
+                    "args": {"user_id": user_id, "invoice_id": "INV-1"},
+                    "ok": False,
+                    "output": None,
+                    "error": f"No invoice INV-1 for customer {user_id}.",
+                }
+            ]
+            yield ChatEvent("replace", {"content": "I could not find that invoice."})
+        else:
+            route = "fallback"
+            yield ChatEvent(
+                "replace", {"content": "I can help with technical or billing questions."}
+            )
+        yield ChatEvent(
+            "sources",
+            {
+                "sources": [f"{c['title']} — {c['section']}" for c in citations],
+                "citations": citations,
+                "used_tools": tools,
+                "route": route,
+            },
+        )
+        yield ChatEvent("done", {"done": True})
+
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
+        raise NotImplementedError  # pragma: no cover - unused
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def two_assistants() -> tuple[ScriptedConcierge, ScriptedTelecom]:
+    return ScriptedConcierge(), ScriptedTelecom()
+
+
+@pytest.fixture(scope="module")
+def multi_server(two_assistants) -> Iterator[LiveServer]:
+    with LiveServer(*two_assistants) as server:
+        yield server
+
+
+def test_telecom_picker_customer_id_tools_and_sources(
+    browser, multi_server, two_assistants, problems
+):
+    concierge, telecom = two_assistants
+    page = open_page(browser, multi_server, problems, viewport={"width": 1100, "height": 800})
+    try:
+        picker = page.get_by_label("Assistant")
+        customer = page.get_by_label("Customer ID")
+        # The picker lists both, the server's default first picked; the concierge needs no id.
+        expect(picker).to_be_visible()
+        expect(picker).to_have_value("concierge")
+        expect(picker.locator("option")).to_have_count(2)
+        expect(customer).to_be_hidden()
+        expect(page).to_have_title("Seaside Grand Hotel · Concierge")
+        send(page, DINNER_Q)
+        wait_for_answer(page, DINNER_A)
+        assert concierge.user_ids[-1] is None
+
+        # Switching starts a new conversation with the telecom assistant.
+        picker.select_option("telecom")
+        expect(page.locator("#messages li")).to_have_count(0)
+        expect(page.locator("#welcome")).to_be_visible()
+        expect(page.locator("#property-name")).to_have_text("Telecom support")
+        expect(page).to_have_title("Telecom support · Frontdesk")
+        expect(customer).to_be_visible()
+        expect(customer).to_have_value("u123")
+
+        send(page, ROUTER_Q)
+        technical = wait_for_answer(page, ROUTER_A)
+        expect(technical.locator(".citation")).to_have_text(
+            [
+                "Router LED Indicators — Troubleshooting — 02_router_wifi.md (2.1)",
+                "Power and Connections — Cables — 01_setup.md",
+            ]
+        )
+        expect(technical.locator(".sources-label")).to_have_text("Sources")
+        expect(technical.locator(".tools")).to_have_count(0)
+        message, thread_id, user_id = telecom.calls[-1]
+        assert (message, user_id) == (ROUTER_Q, "u123") and uuid.UUID(thread_id)
+        assert concierge.calls[-1][0] == DINNER_Q  # the concierge was not asked
+
+        customer.fill("u777")
+        send(page, REFUND_Q)
+        billing = wait_for_answer(page, "Refund case RC-0001 opened for u777.")
+        tools = billing.locator(".tools")
+        expect(tools.locator(".tools-label")).to_have_text("Tools used")
+        expect(tools.locator(".tool-name")).to_have_text(["open_refund_case"])
+        expect(tools.locator(".tool-status")).to_have_text(["ok"])
+        expect(billing.locator(".citation")).to_have_count(0)
+        args = tools.locator("dd code").first
+        expect(args).to_be_hidden()  # folded until asked for
+        tools.locator("summary").click()
+        expect(args).to_have_text('{"user_id":"u777","invoice_id":"INV-20251001","amount_pln":20}')
+        expect(tools.locator("dt")).to_have_text(["args", "output"])
+        expect(tools.locator("dd code").nth(1)).to_have_text(
+            '{"case_id":"RC-0001","status":"open"}'
+        )
+        assert telecom.calls[-1][1:] == (thread_id, "u777")  # same conversation, new customer
+
+        send(page, INVOICE_Q)
+        failed = wait_for_answer(page, "I could not find that invoice.")
+        failed.locator("summary").click()
+        expect(failed.locator(".tool-status")).to_have_text(["error"])
+        expect(failed.locator("dt")).to_have_text(["args", "error"])
+        expect(failed.locator("dd code").nth(1)).to_have_text("No invoice INV-1 for customer u777.")
+
+        # A reload keeps the assistant, the customer id, and the rendered tools and sources.
+        page.reload()
+        expect(page.locator("#status")).to_have_attribute("data-state", "online")
+        expect(picker).to_have_value("telecom")
+        expect(customer).to_have_value("u777")
+        expect(assistant_messages(page)).to_have_count(3)
+        expect(assistant_messages(page).first.locator(".citation")).to_have_count(2)
+        expect(assistant_messages(page).nth(1).locator(".tool-name")).to_have_text(
+            ["open_refund_case"]
+        )
+        send(page, "hello again")
+        wait_for_answer(page, "I can help with technical or billing questions.")
+        assert telecom.calls[-1][1:] == (thread_id, "u777")
+
+        # Back to the concierge: a new conversation, no customer id field, none sent.
+        picker.select_option("concierge")
+        expect(page.locator("#messages li")).to_have_count(0)
+        expect(customer).to_be_hidden()
+        expect(page.locator("#property-name")).to_have_text("Seaside Grand Hotel")
+        send(page, POOL_Q)
+        wait_for_answer(page, POOL_A)
+        assert concierge.user_ids[-1] is None
+        assert concierge.calls[-1][1] != thread_id
+    finally:
+        page.context.close()
+
+
+def test_picker_fits_a_phone(browser, multi_server, problems):
+    width = 360
+    page = open_page(
+        browser,
+        multi_server,
+        problems,
+        viewport={"width": width, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        page.get_by_label("Assistant").select_option("telecom")
+        expect(page.get_by_label("Customer ID")).to_be_visible()
+        send(page, REFUND_Q)
+        wait_for_answer(page, "Refund case RC-0001 opened for u123.")
+        page.locator(".tool summary").click()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for selector in ["#assistant-picker", "#new-conversation", "#customer-id", ".tool"]:
+            box = page.locator(selector).first.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
     finally:
         page.context.close()

@@ -66,7 +66,7 @@ def make_service(knowledge, hash_embeddings, script, *, min_similarity=0.05, val
         context,
         info={"name": source.property["name"]},
         token_nodes={nodes.GENERATE},
-        turn_input=lambda m: turn_input(m, timezone="America/New_York"),
+        turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York"),
         answer_of=answer_of,
         sources_of=sources_of,
     )

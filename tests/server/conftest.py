@@ -56,6 +56,8 @@ class FakeService:
             }
         )
         self.calls: list[tuple[str, str]] = []
+        # The user_id of each stream/ask call, in order (None when the request named none).
+        self.user_ids: list[str | None] = []
         self.streams_closed = 0
         self.closed = False
 
@@ -70,8 +72,11 @@ class FakeService:
     def tokens_for(message: str) -> list[str]:
         return ["You ", "asked: ", message]
 
-    async def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+    async def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
         self.calls.append((message, thread_id))
+        self.user_ids.append(user_id)
         try:
             yield ChatEvent("metadata", {"thread_id": thread_id})
             if self.replace is not None:
@@ -88,7 +93,9 @@ class FakeService:
         finally:
             self.streams_closed += 1
 
-    async def ask(self, message: str, thread_id: str) -> Answer:
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
+        self.calls.append((message, thread_id))
+        self.user_ids.append(user_id)
         text = "".join(self.tokens_for(message))
         return Answer(text, "rag", 1.0, self.sources, "PASS", thread_id)
 

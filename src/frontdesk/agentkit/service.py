@@ -32,7 +32,8 @@ class GraphAssistant:
         *,
         info: dict[str, Any],
         token_nodes: Collection[str],
-        turn_input: Callable[[str], dict[str, Any]],
+        # (message, user_id) -> the graph's input for a new turn.
+        turn_input: Callable[[str, str | None], dict[str, Any]],
         answer_of: Callable[[dict[str, Any], str], Answer],
         sources_of: Callable[[dict[str, Any]], dict[str, Any]],
         resources: AsyncExitStack | None = None,
@@ -59,10 +60,12 @@ class GraphAssistant:
     def config(thread_id: str) -> dict[str, Any]:
         return {"configurable": {"thread_id": thread_id}}
 
-    def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
+    def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
         return stream_turn(
             self.graph,
-            self._turn_input(message),
+            self._turn_input(message, user_id),
             self.config(thread_id),
             thread_id=thread_id,
             token_nodes=self._token_nodes,
@@ -71,9 +74,9 @@ class GraphAssistant:
             durability=DURABILITY,
         )
 
-    async def ask(self, message: str, thread_id: str) -> Answer:
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
         state = await self.graph.ainvoke(
-            self._turn_input(message),
+            self._turn_input(message, user_id),
             self.config(thread_id),
             context=self.context,
             durability=DURABILITY,

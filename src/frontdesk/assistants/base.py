@@ -35,6 +35,9 @@ class Answer:
     thread_id: str
     # Retrieved context (content, metadata, score), for evaluation and debugging.
     context: list[dict[str, Any]] = field(default_factory=list)
+    # What an assistant reports beyond the common fields (telecom: last_agent, citations,
+    # used_tools, state_excerpt).
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def public(self) -> dict[str, Any]:
         return {
@@ -44,6 +47,7 @@ class Answer:
             "sources": self.sources,
             "validation": self.validation,
             "thread_id": self.thread_id,
+            **self.extra,
         }
 
 
@@ -60,11 +64,15 @@ class AssistantService(Protocol):
         """What `GET /property` shows: name, location, categories, document_count."""
         ...
 
-    def stream(self, message: str, thread_id: str) -> AsyncIterator[ChatEvent]:
-        """One turn as events; the first is `metadata`, the last `done` or `error`."""
+    def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        """One turn as events; the first is `metadata`, the last `done` or `error`.
+
+        `user_id` names the customer where an assistant acts for one (telecom's billing)."""
         ...
 
-    async def ask(self, message: str, thread_id: str) -> Answer:
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
         """One turn, finished."""
         ...
 

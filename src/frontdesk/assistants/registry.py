@@ -14,6 +14,7 @@ from frontdesk.runtime import Models
 # name -> module with build_service(settings, models), open_knowledge, build_router, EVAL_DIR.
 ASSISTANTS: dict[str, str] = {
     "concierge": "frontdesk.assistants.concierge.service",
+    "telecom": "frontdesk.assistants.telecom.service",
 }
 
 
@@ -28,9 +29,20 @@ def assistant_module(name: str) -> ModuleType:
 
 
 async def load_services(
-    settings: Settings, models: Models | None = None
+    settings: Settings, models: Models | None = None, names: list[str] | None = None
 ) -> Mapping[str, AssistantService]:
-    """The services the server runs: the configured default assistant."""
+    """The services the server runs: the default assistant and the others configured, all
+    sharing one chat model and one embedding model (or only `names`: the CLI's one). Names
+    are checked before any loads."""
     models = models or Models(settings)
-    module = assistant_module(settings.assistant)
-    return {settings.assistant: await module.build_service(settings, models)}
+    names = names or list(dict.fromkeys([settings.assistant, *settings.assistants]))
+    modules = {name: assistant_module(name) for name in names}
+    services: dict[str, AssistantService] = {}
+    try:
+        for name, module in modules.items():
+            services[name] = await module.build_service(settings, models)
+    except BaseException:
+        for service in services.values():
+            await service.aclose()
+        raise
+    return services

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-SuiteName = Literal["retrieval", "routing", "guardrails", "answers"]
+SuiteName = Literal["retrieval", "routing", "guardrails", "answers", "no_context", "tools"]
 GuardrailLabel = Literal["injection", "benign", "unsafe"]
 GUARDRAIL_LABELS: tuple[str, ...] = ("injection", "benign", "unsafe")
 
@@ -54,7 +54,27 @@ class AnswerCase:
     line: int = 0
 
 
-Case = RetrievalCase | RoutingCase | GuardrailCase | AnswerCase
+@dataclass(frozen=True)
+class NoContextCase:
+    """Is the question answerable from the knowledge base? (The gate should say no when not.)"""
+
+    question: str
+    answerable: bool
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ToolCase:
+    """A conversation whose next step is `expected_tool` (None: ask, no tool) with these args."""
+
+    messages: tuple[tuple[str, str], ...]  # (role, content); the last one is the user's
+    user_id: str | None
+    expected_tool: str | None
+    expected_args: dict[str, Any]
+    line: int = 0
+
+
+Case = RetrievalCase | RoutingCase | GuardrailCase | AnswerCase | NoContextCase | ToolCase
 
 
 class _RowError(ValueError):
@@ -132,11 +152,43 @@ def _answers(row: dict[str, Any], line: int) -> AnswerCase:
     )
 
 
+def _no_context(row: dict[str, Any], line: int) -> NoContextCase:
+    answerable = row.get("answerable")
+    if not isinstance(answerable, bool):
+        raise _RowError(f'field "answerable" must be true or false, got {answerable!r}')
+    return NoContextCase(question=_text(row, "question") or "", answerable=answerable, line=line)
+
+
+def _tools(row: dict[str, Any], line: int) -> ToolCase:
+    messages = row.get("messages")
+    if not isinstance(messages, list) or not messages:
+        raise _RowError('field "messages" must be a non-empty list of {"role", "content"}')
+    pairs = []
+    for message in messages:
+        role = message.get("role") if isinstance(message, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if role not in ("user", "assistant") or not isinstance(content, str) or not content:
+            raise _RowError(f"each message needs role user|assistant and content: {message!r}")
+        pairs.append((role, content))
+    if pairs[-1][0] != "user":
+        raise _RowError("the last message must be the user's")
+    tool = row.get("expected_tool")
+    if tool is not None and (not isinstance(tool, str) or not tool):
+        raise _RowError(f'field "expected_tool" must be a tool name or null, got {tool!r}')
+    args = row.get("expected_args", {})
+    if not isinstance(args, dict):
+        raise _RowError(f'field "expected_args" must be an object, got {args!r}')
+    user_id = _text(row, "user_id", required=False)
+    return ToolCase(tuple(pairs), user_id, tool, dict(args), line)
+
+
 PARSERS: dict[str, Callable[[dict[str, Any], int], Case]] = {
     "retrieval": _retrieval,
     "routing": _routing,
     "guardrails": _guardrails,
     "answers": _answers,
+    "no_context": _no_context,
+    "tools": _tools,
 }
 
 

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from frontdesk.eval.agent_suites import run_no_context, run_tools
 from frontdesk.eval.datasets import PARSERS, load_dataset
 from frontdesk.eval.suites import (
     SuiteResult,
@@ -27,6 +28,8 @@ SUITES: dict[str, Callable[..., Any]] = {
     "routing": run_routing,
     "guardrails": run_guardrails,
     "answers": run_answers,
+    "no_context": run_no_context,
+    "tools": run_tools,
 }
 # What each suite's callable is, for help texts and error messages.
 TARGETS: dict[str, str] = {
@@ -34,6 +37,8 @@ TARGETS: dict[str, str] = {
     "routing": "classify(text) -> (label, confidence)",
     "guardrails": "audit(text) -> bool (flagged)",
     "answers": "async ask(question, thread_id) -> str or Answer",
+    "no_context": "gate(question) -> bool (NO_CONTEXT fired)",
+    "tools": "async decide(case) -> (tool name or None, args)",
 }
 assert set(SUITES) == set(PARSERS) == set(TARGETS)
 
@@ -51,8 +56,8 @@ async def evaluate(
     if not callable(target):
         raise TypeError(f"the {suite} suite needs a callable: {TARGETS[suite]}")
     cases = load_dataset(suite, dataset)
-    if suite == "answers":
-        return await run_answers(cases, target, **options)
+    if suite in ("answers", "tools"):
+        return await SUITES[suite](cases, target, **options)
     return SUITES[suite](cases, target, **options)
 
 

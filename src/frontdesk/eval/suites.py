@@ -73,15 +73,33 @@ def _ms(seconds: float | None) -> float | None:
 # --- retrieval -----------------------------------------------------------------------------
 
 
-def _item_name(hit: Any, query: str) -> str:
-    """`hit["metadata"]["item_name"]`, also accepting LangChain `Document`s (`hit.metadata`)."""
+def _item_name(hit: Any, query: str, relevant: Sequence[str] = ()) -> str:
+    """What a hit is, in the dataset's terms.
+
+    Structured knowledge: `metadata["item_name"]`. Documents (markdown): `doc_id#heading`,
+    where the heading is any of the sections the chunk covers (`metadata["sections"]`,
+    " | "-separated), so a relevant "doc#heading" matches the chunk holding that section; a
+    hit matching nothing relevant is named by its own section path. LangChain `Document`s
+    (`hit.metadata`) are accepted too.
+    """
     metadata = hit.get("metadata") if isinstance(hit, Mapping) else getattr(hit, "metadata", None)
-    name = metadata.get("item_name") if isinstance(metadata, Mapping) else None
-    if not isinstance(name, str) or not name:
-        raise EvalError(
-            f"search result for query {query!r} has no metadata['item_name'] string: {hit!r:.200}"
-        )
-    return name
+    if not isinstance(metadata, Mapping):
+        metadata = {}
+    name = metadata.get("item_name")
+    if isinstance(name, str) and name:
+        return name
+    doc_id = metadata.get("doc_id")
+    if isinstance(doc_id, str) and doc_id:
+        sections = [s.strip() for s in str(metadata.get("sections", "")).split(" | ") if s.strip()]
+        keys = [doc_id] + [f"{doc_id}#{section}" for section in sections]
+        for key in keys:
+            if key in relevant:
+                return key
+        return f"{doc_id}#{metadata.get('section_path', '')}"
+    raise EvalError(
+        f"search result for query {query!r} has no metadata['item_name'] or ['doc_id']: "
+        f"{hit!r:.200}"
+    )
 
 
 def run_retrieval(
@@ -101,6 +119,7 @@ def run_retrieval(
         raise ValueError(
             f"top_k must be at least {NDCG_CUTOFF} to score @{NDCG_CUTOFF}, got {top_k}"
         )
+    cutoffs = tuple(sorted({*RECALL_CUTOFFS, top_k}))
     details: list[dict[str, Any]] = []
     latencies: list[float] = []
     started = clock()
@@ -111,8 +130,8 @@ def run_retrieval(
             latencies.append(clock() - t0)
             if not isinstance(hits, Sequence):
                 raise EvalError(f"search must return a list, got {type(hits).__name__}")
-            ranked = m.dedupe_ranked(_item_name(hit, case.query) for hit in hits)
-            top = ranked[:NDCG_CUTOFF]
+            ranked = m.dedupe_ranked(_item_name(hit, case.query, case.relevant) for hit in hits)
+            top = ranked[: max(NDCG_CUTOFF, top_k)]
             row: dict[str, Any] = {
                 "line": case.line,
                 "query": case.query,
@@ -121,7 +140,7 @@ def run_retrieval(
                 "first_relevant_rank": m.first_relevant_rank(ranked, case.relevant),
                 "reciprocal_rank": m.reciprocal_rank(ranked, case.relevant),
             }
-            for k in RECALL_CUTOFFS:
+            for k in cutoffs:
                 row[f"recall@{k}"] = m.recall_at_k(ranked, case.relevant, k)
             row[f"ndcg@{NDCG_CUTOFF}"] = m.ndcg_at_k(ranked, case.relevant, NDCG_CUTOFF)
             row["missed"] = [name for name in case.relevant if name not in top]
@@ -129,7 +148,7 @@ def run_retrieval(
             details.append(row)
             advance()
     metrics: dict[str, Any] = {"queries": len(details)}
-    for k in RECALL_CUTOFFS:
+    for k in cutoffs:
         metrics[f"recall@{k}"] = m.mean([d[f"recall@{k}"] for d in details])
     metrics["mrr"] = m.mean([d["reciprocal_rank"] for d in details])
     metrics[f"ndcg@{NDCG_CUTOFF}"] = m.mean([d[f"ndcg@{NDCG_CUTOFF}"] for d in details])

@@ -154,19 +154,30 @@ class DenseIndex:
         """The `k` nearest documents with their best cosine similarity, nearest first."""
         if not self.documents or k <= 0:
             return []
-        best = np.full(len(self.documents), -np.inf, dtype=np.float32)
-        np.maximum.at(best, self._owners, self._rows @ _unit(query_vector))
+        best = self.similarities(query_vector)
         k = min(k, len(self.documents))
         top = np.argpartition(-best, k - 1)[:k]
         # Ties broken by position (the stable document order) so results are deterministic.
         top = top[np.lexsort((top, -best[top]))]
         return [(self.documents[i], float(best[i])) for i in top]
 
+    def similarities(self, query_vector: Sequence[float]) -> np.ndarray:
+        """Each document's cosine similarity to the query: the best of its own and its views'."""
+        best = np.full(len(self.documents), -np.inf, dtype=np.float32)
+        if self.documents:
+            np.maximum.at(best, self._owners, self._rows @ _unit(query_vector))
+        return best
+
     def relevance(self, query_vector: Sequence[float]) -> float:
         """The best cosine similarity of a whole chunk to the query (-1 with no chunks)."""
         if not self.documents:
             return -1.0
         return float(np.max(self.vectors @ _unit(query_vector)))
+
+
+def _order_name(metadata: dict[str, Any]) -> str:
+    """What orders a chunk among its property's: its item (structured data) or its file."""
+    return str(metadata.get("item_name") or metadata.get("path") or "")
 
 
 def _unit(vector: Sequence[float]) -> np.ndarray:
@@ -310,6 +321,9 @@ class KnowledgeIndex:
     def keyword_index(self, property_id: str) -> KeywordIndex:
         return self._property(property_id).keyword
 
+    def dense_index(self, property_id: str) -> DenseIndex:
+        return self._property(property_id).dense
+
     def dense_search(self, query: str, k: int, property_id: str) -> list[tuple[Document, float]]:
         """Nearest chunks with the cosine similarity (1 = same direction) of their best view."""
         return self._property(property_id).dense.search(self.embeddings.embed_query(query), k)
@@ -333,7 +347,7 @@ class KnowledgeIndex:
         rows = sorted(
             zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True),
             # A stable order keeps tie-breaking deterministic across runs.
-            key=lambda row: ((row[2] or {}).get("item_name", ""), (row[2] or {}).get("chunk_index", 0), row[0]),
+            key=lambda row: (_order_name(row[2] or {}), (row[2] or {}).get("chunk_index", 0), row[0]),
         )
         documents = [Document(page_content=text, metadata=meta or {}, id=cid) for cid, text, meta, _ in rows]
         vectors = np.asarray([vector for *_, vector in rows], dtype=np.float32)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from frontdesk.knowledge.chunking import Chunk, chunk_source
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.loader import KnowledgeSource
+
+# Turns a source (a `KnowledgeSource`, a `MarkdownCorpus`...) into chunks: (source, size, overlap).
+Chunker = Callable[[Any, int, int], list[Chunk]]
 
 
 @dataclass
@@ -32,7 +36,7 @@ class IngestReport:
 
 
 def fingerprint(
-    source: KnowledgeSource, index: KnowledgeIndex, chunks: Sequence[Chunk], chunk_size: int, overlap: int
+    source: KnowledgeSource | Any, index: KnowledgeIndex, chunks: Sequence[Chunk], chunk_size: int, overlap: int
 ) -> dict:
     """What the manifest records for `chunks` of `source`, made with these settings."""
     # The chunk ids hash each chunk's text, so their digest changes with the data and with the
@@ -51,23 +55,31 @@ def fingerprint(
     }
 
 
-def is_current(source: KnowledgeSource, index: KnowledgeIndex, chunk_size: int, overlap: int) -> bool:
+def is_current(
+    source: KnowledgeSource | Any,
+    index: KnowledgeIndex,
+    chunk_size: int,
+    overlap: int,
+    chunker: Chunker = chunk_source,
+) -> bool:
     """True when the index already holds exactly this data, embedded the same way."""
-    chunks = chunk_source(source, chunk_size, overlap)
+    chunks = chunker(source, chunk_size, overlap)
     wanted = fingerprint(source, index, chunks, chunk_size, overlap)
     return index.manifest() == wanted and index.count(source.property_id) > 0
 
 
 def ingest(
-    source: KnowledgeSource,
+    source: KnowledgeSource | Any,
     index: KnowledgeIndex,
     *,
     chunk_size: int = 800,
     overlap: int = 100,
     progress: ProgressCallback | None = None,
+    chunker: Chunker = chunk_source,
 ) -> IngestReport:
+    """Make `index` hold `source`'s chunks, cut by `chunker` (structured items by default)."""
     started = time.perf_counter()
-    chunks = chunk_source(source, chunk_size, overlap)
+    chunks = chunker(source, chunk_size, overlap)
     sync = index.sync(chunks, source.property_id, progress=progress)
     index.write_manifest(fingerprint(source, index, chunks, chunk_size, overlap))
     return IngestReport(

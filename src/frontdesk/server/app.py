@@ -1,4 +1,4 @@
-"""The HTTP API: chat over SSE, health probes, assistant info and the web chat UI.
+"""The HTTP API: chat over SSE, telecom chat as JSON, health probes, assistant info, web UI.
 
 Build it with `create_app(settings)`; run it with `serve(settings)` or
 `uvicorn --factory frontdesk.server.app:create_app`. There is deliberately no module-level
@@ -23,14 +23,22 @@ from frontdesk.assistants.base import AssistantService
 from frontdesk.config import Settings, get_settings
 from frontdesk.server.errors import ApiError, install_error_handlers
 from frontdesk.server.middleware import (
+    RATE_LIMITED_PATHS,
     ErrorHandlingMiddleware,
     RateLimitMiddleware,
     RequestLoggingMiddleware,
     SecurityHeadersMiddleware,
     request_id_of,
 )
-from frontdesk.server.schemas import ChatRequest, read_chat_request
+from frontdesk.server.schemas import (
+    ChatRequest,
+    TelecomChatRequest,
+    TelecomChatResponse,
+    read_chat_request,
+    read_json_body,
+)
 from frontdesk.server.streaming import chat_sse_stream
+from frontdesk.server.telecom import TELECOM, telecom_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
 
 logger = logging.getLogger("frontdesk.server")
@@ -135,7 +143,11 @@ def create_app(
     install_error_handlers(app)
 
     # add_middleware wraps what is already there, so the last added is the outermost.
-    app.add_middleware(RateLimitMiddleware, per_minute=settings.rate_limit_chat_per_minute)
+    app.add_middleware(
+        RateLimitMiddleware,
+        per_minute=settings.rate_limit_chat_per_minute,
+        paths=RATE_LIMITED_PATHS,
+    )
     app.add_middleware(ErrorHandlingMiddleware)
     if settings.allowed_origins:
         app.add_middleware(
@@ -186,8 +198,39 @@ def _add_routes(app: FastAPI) -> None:
             thread_id,
             timeout_s=_settings(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
+            user_id=body.user_id,
         )
         return EventSourceResponse(stream)  # sets Cache-Control: no-store itself
+
+    @app.post(
+        "/telecom/chat",
+        response_model=TelecomChatResponse,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {"application/json": {"schema": TelecomChatRequest.model_json_schema()}},
+            }
+        },
+        responses={
+            404: {"description": "The telecom assistant is not loaded"},
+            413: {"description": "Request body too large"},
+            422: {"description": "Invalid request"},
+            429: {"description": "Rate limited; see Retry-After"},
+            500: {"description": "The turn failed; the body says so in one sentence"},
+            503: {"description": "Assistant not ready"},
+            504: {"description": "The turn took longer than the configured timeout"},
+        },
+        summary="One telecom support turn (technical, billing or fallback), answered as JSON.",
+    )
+    async def telecom_chat(request: Request) -> TelecomChatResponse:
+        body = await read_json_body(request, TelecomChatRequest)
+        service = resolve_service(request, TELECOM)
+        return await telecom_turn(
+            service,
+            body,
+            timeout_s=_settings(request).sse_timeout_s,
+            request_id=request_id_of(request.scope),
+        )
 
     @app.get("/health", summary="Overall status; always 200, the body says degraded.")
     async def health(request: Request) -> dict[str, Any]:

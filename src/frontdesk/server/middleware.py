@@ -155,8 +155,13 @@ class _Bucket:
     updated: float
 
 
+# The endpoints that run a turn (and so cost model time): one bucket per client covers them all.
+RATE_LIMITED_PATHS = ("/chat", "/telecom/chat")
+
+
 class RateLimitMiddleware:
-    """Token bucket per client IP on `POST /chat`; every other request passes untouched.
+    """Token bucket per client IP on `POST /chat` and `POST /telecom/chat` (one bucket for
+    both); every other request passes untouched.
 
     A bucket holds `per_minute` tokens and refills continuously at `per_minute / 60` per second,
     so a client may burst up to the limit and then sustain the average. Buckets untouched long
@@ -170,7 +175,7 @@ class RateLimitMiddleware:
         app: ASGIApp,
         per_minute: int = 20,
         *,
-        paths: Iterable[str] = ("/chat",),
+        paths: Iterable[str] = RATE_LIMITED_PATHS,
         methods: Iterable[str] = ("POST",),
         max_clients: int = 10_000,
         clock: Callable[[], float] = time.monotonic,

@@ -41,10 +41,14 @@ async def chat_sse_stream(
     *,
     timeout_s: float,
     request_id: str | None = None,
+    user_id: str | None = None,
 ) -> AsyncIterator[dict[str, str]]:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
-    events = aiter(service.stream(message, thread_id))
+    # `user_id` goes along only when the request names a customer, so a turn without one
+    # calls the service exactly as before.
+    kwargs = {"user_id": user_id} if user_id is not None else {}
+    events: AsyncIterator[ChatEvent] | None = None
     sent_metadata = False
 
     def error(text: str) -> list[dict[str, str]]:
@@ -55,6 +59,8 @@ async def chat_sse_stream(
         return [*head, sse_message("error", payload)]
 
     try:
+        # Inside the `try`: a service whose stream() fails when called still gets an `error`.
+        events = aiter(service.stream(message, thread_id, **kwargs))
         while True:
             try:
                 # The timeout wraps only the wait for the next event, never the `yield`,

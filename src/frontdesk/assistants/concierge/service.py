@@ -136,8 +136,11 @@ def _now(timezone: str | None) -> str:
     return now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip()
 
 
-def turn_input(message: str, *, timezone: str | None) -> dict[str, Any]:
-    """A new turn: the message, the time, and every per-turn field reset."""
+def turn_input(
+    message: str, user_id: str | None = None, *, timezone: str | None
+) -> dict[str, Any]:
+    """A new turn: the message, the time, and every per-turn field reset (guests are
+    anonymous: `user_id` is not used)."""
     return {
         "messages": [HumanMessage(content=message)],
         "current_time": _now(timezone),

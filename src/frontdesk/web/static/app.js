@@ -1,9 +1,14 @@
 // Frontdesk chat UI: POST /chat, read the SSE answer from the response body, render it.
 // Plain browser JavaScript: no build step, no dependencies, no inline handlers (CSP).
+// Several assistants may be served: a picker (from GET /assistants) chooses which answers;
+// one that acts for a customer (info.takes_user_id) gets a Customer ID field.
 "use strict";
 
 (() => {
   const STORAGE_KEY = "frontdesk.chat.v1";
+  // The picked assistant and the customer id outlive "New conversation", so a separate key.
+  const PREFS_KEY = "frontdesk.prefs.v1";
+  const DEFAULT_CUSTOMER_ID = "u123";
   const MAX_STORED_MESSAGES = 200;
   const MAX_MESSAGE_CHARS = 4096;
 
@@ -23,10 +28,28 @@
     form: $("composer"),
     input: $("message-input"),
     send: $("send-button"),
+    pickerWrap: $("assistant-picker-wrap"),
+    picker: $("assistant-picker"),
+    customerRow: $("customer-row"),
+    customerId: $("customer-id"),
+    hintSource: $("hint-source"),
   };
 
   // threadId and messages survive a reload through localStorage.
-  const state = { threadId: null, messages: [], streaming: false, controller: null, assistantName: "A" };
+  const state = {
+    threadId: null,
+    messages: [],
+    streaming: false,
+    controller: null,
+    assistantName: "A",
+    // The assistant answering (null: the server's default, e.g. before GET /assistants answers),
+    // the one the saved conversation belongs to, and what GET /assistants listed.
+    assistant: null,
+    conversationAssistant: null,
+    assistants: [],
+    takesUserId: false,
+    propertyRequest: 0,
+  };
 
   // ---------- persistence ----------
   function loadConversation() {
@@ -34,6 +57,7 @@
       const saved = JSON.parse(localStorage.getItem(STORAGE_KEY) || "null");
       if (saved && Array.isArray(saved.messages)) {
         state.threadId = typeof saved.threadId === "string" ? saved.threadId : null;
+        state.conversationAssistant = typeof saved.assistant === "string" ? saved.assistant : null;
         state.messages = saved.messages
           .filter((m) => m && (m.role === "user" || m.role === "assistant") && typeof m.text === "string")
           // An answer cut off by a reload is kept, but no longer shown as streaming.
@@ -48,11 +72,36 @@
     try {
       localStorage.setItem(STORAGE_KEY, JSON.stringify({
         threadId: state.threadId,
-        messages: state.messages.slice(-MAX_STORED_MESSAGES).map(({ role, text, sources, status, error }) =>
-          ({ role, text, sources, status, error })),
+        assistant: state.assistant,
+        messages: state.messages.slice(-MAX_STORED_MESSAGES).map(
+          ({ role, text, sources, citations, tools, status, error }) =>
+            ({ role, text, sources, citations, tools, status, error })),
       }));
     } catch (err) {
       // Private mode or a full quota: the chat still works, it just will not survive a reload.
+    }
+  }
+
+  function loadPrefs() {
+    try {
+      const prefs = JSON.parse(localStorage.getItem(PREFS_KEY) || "null") || {};
+      return {
+        assistant: typeof prefs.assistant === "string" ? prefs.assistant : null,
+        customerId: typeof prefs.customerId === "string" ? prefs.customerId : DEFAULT_CUSTOMER_ID,
+      };
+    } catch (err) {
+      return { assistant: null, customerId: DEFAULT_CUSTOMER_ID };
+    }
+  }
+
+  function savePrefs() {
+    try {
+      localStorage.setItem(PREFS_KEY, JSON.stringify({
+        assistant: state.assistant,
+        customerId: ui.customerId.value,
+      }));
+    } catch (err) {
+      // As above: preferences just will not survive a reload.
     }
   }
 
@@ -106,14 +155,82 @@
       typing.remove();
     }
 
-    item.querySelector(".sources")?.remove();
-    const sources = message.status === "error" ? [] : message.sources || [];
-    if (sources.length) {
+    const body = item.querySelector(".message-body");
+    for (const node of body.querySelectorAll(".sources, .tools")) node.remove();
+    const failed = message.status === "error";
+    const citations = failed ? [] : asList(message.citations);
+    const sources = failed ? [] : asList(message.sources);
+    if (citations.length) body.append(renderCitations(citations));
+    else if (sources.length) {
       const row = el("div", "sources");
       row.append(el("span", "sources-label", "Sources"));
       for (const source of sources) row.append(el("span", "source-chip", String(source)));
-      item.querySelector(".message-body").append(row);
+      body.append(row);
     }
+    const tools = failed ? [] : asList(message.tools);
+    if (tools.length) body.append(renderTools(tools));
+  }
+
+  function asList(value) {
+    return Array.isArray(value) ? value : [];
+  }
+
+  function compactJson(value) {
+    try {
+      return JSON.stringify(value === undefined ? null : value);
+    } catch (err) {
+      return String(value);
+    }
+  }
+
+  // "Router LED Indicators — Troubleshooting — 02_router_wifi.md (2.1)"
+  function citationText(citation) {
+    if (!citation || typeof citation !== "object") return String(citation);
+    const present = (value) => value !== undefined && value !== null && String(value).trim() !== "";
+    const parts = [citation.title, citation.section, citation.file].filter(present).map(String);
+    const text = parts.join(" — ") || "Untitled document";
+    return present(citation.version) ? `${text} (${citation.version})` : text;
+  }
+
+  function renderCitations(citations) {
+    const block = el("div", "sources citations");
+    block.append(el("span", "sources-label", "Sources"));
+    const list = el("ol", "citation-list");
+    for (const citation of citations) list.append(el("li", "citation", citationText(citation)));
+    block.append(list);
+    return block;
+  }
+
+  function renderTools(tools) {
+    const block = el("div", "tools");
+    block.append(el("span", "tools-label", "Tools used"));
+    const list = el("ul", "tool-list");
+    for (const tool of tools) {
+      const ok = Boolean(tool && tool.ok);
+      const item = el("li", "tool");
+      item.dataset.ok = String(ok);
+      const details = el("details");
+      const summary = el("summary");
+      summary.append(
+        el("span", "tool-name", String((tool && tool.name) || "tool")),
+        el("span", "tool-status", ok ? "ok" : "error"),
+      );
+      details.append(summary);
+      const fields = el("dl", "tool-fields");
+      const add = (label, value) => {
+        const dd = el("dd");
+        dd.append(el("code", "", value));
+        fields.append(el("dt", "", label), dd);
+      };
+      add("args", compactJson(tool && tool.args !== undefined ? tool.args : {}));
+      if (ok) add("output", compactJson(tool.output));
+      else add("error", String((tool && tool.error) || "failed"));
+      details.append(fields);
+      item.append(details);
+      list.append(item);
+    }
+    block.append(list);
+    return block;
   }
 
   function renderAll() {
@@ -214,7 +331,10 @@
         message.text = data.content || "";
         break;
       case "sources":
-        message.sources = Array.isArray(data.sources) ? data.sources : [];
+        // The concierge sends {sources}; telecom adds citations, used_tools and route.
+        message.sources = asList(data.sources);
+        message.citations = asList(data.citations);
+        message.tools = asList(data.used_tools);
         break;
       case "done":
         // A service may send `done` after its own `error`; the error stays on screen.
@@ -253,6 +373,9 @@
     try {
       const payload = { message: question };
       if (state.threadId) payload.thread_id = state.threadId;
+      if (state.assistant) payload.assistant = state.assistant;
+      const customerId = ui.customerId.value.trim();
+      if (state.takesUserId && customerId) payload.user_id = customerId;
       const response = await fetch("/chat", {
         method: "POST",
         headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
@@ -302,11 +425,12 @@
     }
   }
 
-  function newConversation() {
+  function newConversation({ focus = true } = {}) {
     if (state.controller) state.controller.abort();
     state.controller = null;
     state.threadId = null;
     state.messages = [];
+    state.conversationAssistant = state.assistant;
     try {
       localStorage.removeItem(STORAGE_KEY);
     } catch (err) {
@@ -316,7 +440,7 @@
     setBusy(false);
     ui.input.value = "";
     autoGrow();
-    ui.input.focus();
+    if (focus) ui.input.focus();
   }
 
   // ---------- header and welcome card from GET /property ----------
@@ -329,15 +453,31 @@
     return String(text).replace(/[_-]+/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
   }
 
+  function isConcierge() {
+    return !state.assistant || state.assistant === "concierge";
+  }
+
+  function showCustomerField(takesUserId) {
+    state.takesUserId = Boolean(takesUserId);
+    ui.customerRow.hidden = !state.takesUserId;
+  }
+
   function showProperty(info) {
     const name = info.name || "Frontdesk";
     ui.name.textContent = name;
-    document.title = `${name} · Concierge`;
+    document.title = isConcierge() ? `${name} · Concierge` : `${name} · Frontdesk`;
     ui.location.textContent = info.location || "";
     state.assistantName = name.trim().charAt(0).toUpperCase() || "A";
     ui.mark.textContent = state.assistantName;
     for (const node of ui.messages.querySelectorAll(".avatar")) node.textContent = state.assistantName;
-    ui.welcomeText.textContent = `I'm the virtual concierge for ${name}. Ask me anything, or start with a topic:`;
+    showCustomerField(info.takes_user_id);
+    if (isConcierge()) {
+      ui.welcomeText.textContent = `I'm the virtual concierge for ${name}. Ask me anything, or start with a topic:`;
+      ui.hintSource.textContent = "Answers come from the property's own information.";
+    } else {
+      ui.welcomeText.textContent = `I'm the ${name} assistant. Ask me anything, or start with a topic:`;
+      ui.hintSource.textContent = "Answers come from the assistant's own documentation.";
+    }
     const categories = Array.isArray(info.categories) ? info.categories.slice(0, 8) : [];
     ui.suggestions.replaceChildren(...categories.map((category) => {
       const button = el("button", "suggestion", titleCase(category));
@@ -348,8 +488,14 @@
   }
 
   async function loadProperty(attempt = 0) {
+    // A newer request (another assistant picked) makes this one's answer and retries moot.
+    const request = ++state.propertyRequest;
     try {
-      const response = await fetch("/property", { headers: { Accept: "application/json" } });
+      if (!state.assistants.length) await loadAssistants();
+      if (request !== state.propertyRequest) return;
+      const query = state.assistant ? `?assistant=${encodeURIComponent(state.assistant)}` : "";
+      const response = await fetch(`/property${query}`, { headers: { Accept: "application/json" } });
+      if (request !== state.propertyRequest) return;
       if (response.ok) {
         showProperty(await response.json());
         setStatus("online", "Online");
@@ -357,10 +503,66 @@
       }
       setStatus("connecting", response.status === 503 ? "Starting up…" : "Unavailable");
     } catch (err) {
+      if (request !== state.propertyRequest) return;
       setStatus("offline", "Offline");
     }
     // The server may still be loading its models: keep asking, less and less often.
-    setTimeout(() => loadProperty(attempt + 1), Math.min(30000, 2000 * 2 ** attempt));
+    setTimeout(() => {
+      if (request === state.propertyRequest) loadProperty(attempt + 1);
+    }, Math.min(30000, 2000 * 2 ** attempt));
+  }
+
+  // ---------- the assistant picker, from GET /assistants ----------
+  async function loadAssistants() {
+    let body;
+    try {
+      const response = await fetch("/assistants", { headers: { Accept: "application/json" } });
+      if (!response.ok) return;
+      body = await response.json();
+    } catch (err) {
+      return; // loadProperty reports the server as offline and tries again
+    }
+    const listed = asList(body && body.assistants).filter((a) => a && typeof a.name === "string");
+    if (!listed.length) return;
+    state.assistants = listed;
+    const names = listed.map((a) => a.name);
+    const wanted = state.conversationAssistant || loadPrefs().assistant;
+    const fallback = names.includes(body.default) ? body.default : names[0];
+    const picked = names.includes(wanted) ? wanted : fallback;
+    // A saved conversation with an assistant no longer served (or none recorded but not the
+    // default) cannot continue: start afresh.
+    const owner = state.conversationAssistant || body.default;
+    state.assistant = picked;
+    if (state.messages.length && owner !== picked) newConversation({ focus: false });
+    state.conversationAssistant = picked;
+    ui.picker.replaceChildren(...listed.map((a) => {
+      const info = a.info || {};
+      const option = el("option", "", titleCase(a.name));
+      option.value = a.name;
+      if (info.name) option.title = info.name;
+      return option;
+    }));
+    ui.picker.value = picked;
+    ui.pickerWrap.hidden = listed.length < 2;
+    showCustomerField(infoOf(picked).takes_user_id);
+    savePrefs();
+  }
+
+  function infoOf(name) {
+    const entry = state.assistants.find((a) => a.name === name);
+    return (entry && entry.info) || {};
+  }
+
+  function switchAssistant(name) {
+    if (!name || name === state.assistant) return;
+    state.assistant = name;
+    savePrefs();
+    newConversation();
+    showCustomerField(infoOf(name).takes_user_id);
+    const info = infoOf(name);
+    if (info.name) showProperty(info);
+    setStatus("connecting", "Connecting…");
+    loadProperty();
   }
 
   // ---------- wiring ----------
@@ -379,8 +581,11 @@
     autoGrow();
     refreshSendButton();
   });
-  ui.newConversation.addEventListener("click", newConversation);
+  ui.newConversation.addEventListener("click", () => newConversation());
+  ui.picker.addEventListener("change", () => switchAssistant(ui.picker.value));
+  ui.customerId.addEventListener("change", savePrefs);
 
+  ui.customerId.value = loadPrefs().customerId;
   loadConversation();
   renderAll();
   setBusy(false);

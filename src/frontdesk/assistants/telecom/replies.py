@@ -1,0 +1,94 @@
+"""Billing replies written from tool output, never by the model.
+
+A tool result holds exact data (a case id, a price, a date); a small model retelling it can
+change a digit. The reply states the output as it is, in the customer's language; the
+model's part in billing is deciding which tool to call with which arguments.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+STATUS_PL = {
+    "active": "aktywna",
+    "suspended": "zawieszona",
+    "cancelled": "anulowana",
+    "opened": "otwarte",
+    "pending_review": "w weryfikacji",
+}
+
+
+def _pln(value: Any) -> str:
+    return f"{float(value):.2f} PLN"
+
+
+def subscription_reply(out: dict[str, Any], language: str) -> str:
+    if language == "pl":
+        return (
+            f"Klient {out['user_id']} ma plan {out['plan_name']} ({out['plan_code']}) "
+            f"za {_pln(out['price_monthly_pln'])} miesięcznie. Status subskrypcji: "
+            f"{STATUS_PL.get(out['status'], out['status'])}, od {out['start_date']}."
+        )
+    return (
+        f"Customer {out['user_id']} is on plan {out['plan_name']} ({out['plan_code']}) at "
+        f"{_pln(out['price_monthly_pln'])} per month. Subscription status: {out['status']}, "
+        f"since {out['start_date']}."
+    )
+
+
+def refund_case_reply(out: dict[str, Any], args: dict[str, Any], language: str) -> str:
+    case, status = out["case_id"], out["status"]
+    steps = "\n".join(f"- {step}" for step in out.get("next_steps") or [])
+    if language == "pl":
+        head = (
+            f"Zgłoszenie zwrotu {case} już istnieje dla faktury {args.get('invoice_id')} "
+            f"(status: {STATUS_PL.get(status, status)}); nie otwieram drugiego."
+            if out.get("already_existed")
+            else f"Otworzyłem zgłoszenie zwrotu {case} (status: {STATUS_PL.get(status, status)})"
+            f" na kwotę {_pln(args.get('amount_pln', 0))} do faktury {args.get('invoice_id')}."
+        )
+        tail = (
+            f"Rozpatrzenie trwa do {out['sla_business_days']} dni roboczych "
+            f"(przewidywany termin: {out['eta_date']})."
+        )
+        return f"{head}\n{steps}\n{tail}" if steps else f"{head}\n{tail}"
+    head = (
+        f"A refund case {case} already exists for invoice {args.get('invoice_id')} "
+        f"(status: {status}); I did not open a second one."
+        if out.get("already_existed")
+        else f"Your refund case {case} has been opened (status: {status}) for "
+        f"{_pln(args.get('amount_pln', 0))} on invoice {args.get('invoice_id')}."
+    )
+    tail = (
+        f"A billing specialist will review it within {out['sla_business_days']} business days "
+        f"(expected by {out['eta_date']})."
+    )
+    return f"{head}\n{steps}\n{tail}" if steps else f"{head}\n{tail}"
+
+
+def refund_policy_reply(out: dict[str, Any], language: str) -> str:
+    items = "; ".join(out.get("non_refundable_items") or [])
+    notes = " ".join(out.get("notes") or [])
+    if language == "pl":
+        return (
+            f"Polityka zwrotów: odstąpienie od umowy w ciągu {out['cooling_off_days']} dni; "
+            f"zgłoszenie rozpatrujemy w {out['processing_sla_business_days']} dni robocze; "
+            f"po akceptacji środki wracają w {out['refund_to_method_days']} dni. "
+            f"Bez zwrotu: {items}. {notes}"
+        )
+    return (
+        f"Refund policy: you can withdraw within {out['cooling_off_days']} days (cooling-off); "
+        f"a refund case is processed within {out['processing_sla_business_days']} business "
+        f"days; after approval the money reaches your original payment method in "
+        f"{out['refund_to_method_days']} days. Not refundable: {items}. {notes}"
+    ).strip()
+
+
+def tool_reply(name: str, output: dict[str, Any], args: dict[str, Any], language: str) -> str:
+    if name == "get_subscription":
+        return subscription_reply(output, language)
+    if name == "open_refund_case":
+        return refund_case_reply(output, args, language)
+    if name == "get_refund_policy":
+        return refund_policy_reply(output, language)
+    raise ValueError(f"no reply template for tool {name!r}")

@@ -1,0 +1,296 @@
+"""Builds the telecom assistant from settings: knowledge, router, billing store, graph, memory.
+
+`open_knowledge` and `build_router` are separate so ingestion and the retrieval, routing and
+NO_CONTEXT evaluations never load a chat model.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from langchain_core.messages import HumanMessage
+
+from frontdesk.agentkit.service import GraphAssistant
+from frontdesk.agentkit.streaming import last_ai_text
+from frontdesk.assistants.base import Answer
+from frontdesk.assistants.telecom import nodes
+from frontdesk.assistants.telecom.billing_db import BillingStore
+from frontdesk.assistants.telecom.graph import build_graph
+from frontdesk.assistants.telecom.state import TelecomContext
+from frontdesk.config import Settings
+from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
+from frontdesk.knowledge.ingest import IngestReport, ingest, is_current
+from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
+from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
+from frontdesk.knowledge.mmr import MMRRetriever, MMRSettings, index_statistics, write_statistics
+from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
+from frontdesk.routing.router import IntentRouter, fast_paths_for
+from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
+
+NAME = "telecom"
+DATA_DIR = Path(__file__).parent / "data"
+DOCS_DIR = DATA_DIR / "docs"
+ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+TOOL_EXAMPLES = DATA_DIR / "tool_examples.jsonl"
+EVAL_DIR = DATA_DIR / "eval"
+GREETING_PATTERNS = [
+    (
+        r"(hi|hello|hey|good (morning|afternoon|evening)|dzien dobry|dzień dobry|czesc|cześć"
+        r"|witam|siema|hej)( there)?"
+    ),
+]
+
+
+@dataclass
+class Knowledge:
+    source: MarkdownCorpus
+    index: KnowledgeIndex
+    retriever: MMRRetriever
+
+
+def _chunker(corpus: MarkdownCorpus, size: int, overlap: int):
+    return chunk_corpus(corpus, size, overlap)
+
+
+def open_knowledge(
+    settings: Settings,
+    models: Models,
+    *,
+    ingest_mode: Literal["if_changed", "always", "never"] = "if_changed",
+    progress: ProgressCallback | None = None,
+) -> tuple[Knowledge, IngestReport | None]:
+    corpus = load_markdown_folder(DOCS_DIR, NAME)
+    index = KnowledgeIndex(
+        settings.index_dir(NAME), models.embeddings, models.embeddings_id, title_keys=("title",)
+    )
+    report = None
+    stale = ingest_mode == "always" or (
+        ingest_mode == "if_changed"
+        and not is_current(corpus, index, CHUNK_TOKENS, OVERLAP_TOKENS, _chunker)
+    )
+    if stale:
+        report = ingest(
+            corpus,
+            index,
+            chunk_size=CHUNK_TOKENS,
+            overlap=OVERLAP_TOKENS,
+            progress=progress,
+            chunker=_chunker,
+        )
+        write_statistics(index.directory, index_statistics(index.vectors(NAME)))
+        logger.info("ingested %s: %s", corpus.source, report)
+    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=settings.telecom_gate_threshold))
+    return Knowledge(corpus, index, retriever), report
+
+
+def build_router(
+    settings: Settings, models: Models, knowledge: Knowledge, *, use_llm: bool = True
+) -> IntentRouter:
+    classifier = EmbeddingIntentClassifier(
+        models.embeddings,
+        load_examples(ROUTER_EXAMPLES),
+        cache_dir=settings.index_dir(NAME),
+        embeddings_id=models.embeddings_id,
+        domain_vectors=knowledge.index.vectors(NAME),
+    )
+    llm_route = None
+    if use_llm and settings.router_llm != "never":
+
+        async def llm_route(text: str) -> tuple[str, float]:
+            return await nodes.llm_route(models.chat, text)
+
+    return IntentRouter(
+        classifier,
+        fast_paths=fast_paths_for("unknown", GREETING_PATTERNS),
+        llm_route=llm_route,
+        mode=settings.router_llm,
+        min_confidence=settings.router_min_confidence,
+    )
+
+
+def build_tool_chooser(settings: Settings, models: Models):
+    """The billing agent's tool picker: an intent classifier over example requests per tool."""
+    classifier = EmbeddingIntentClassifier(
+        models.embeddings,
+        load_examples(TOOL_EXAMPLES),
+        cache_dir=settings.index_dir(NAME),
+        embeddings_id=models.embeddings_id,
+    )
+
+    def choose(text: str) -> tuple[str, float]:
+        prediction = classifier.predict(text)
+        return prediction.label, prediction.confidence
+
+    return choose
+
+
+def open_billing(settings: Settings) -> BillingStore:
+    store = BillingStore(settings.telecom_billing_database)
+    store.create_schema()
+    store.seed()
+    return store
+
+
+def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
+    """A new turn: the message, the customer (when the request names one), per-turn resets."""
+    update: dict[str, Any] = {
+        "messages": [HumanMessage(content=message)],
+        "route": None,
+        "category": None,
+        "router_confidence": 0.0,
+        "route_method": None,
+        "router_reasoning": None,
+        "guardrail": None,
+        "retrieved_context": [],
+        "retrieval": None,
+        "used_tools": [],
+        "route_hint": None,
+    }
+    if user_id:
+        update["user_id"] = user_id
+    return update
+
+
+def sources_of(state: dict[str, Any]) -> dict[str, Any]:
+    docs = (state.get("last_docs") or []) if state.get("route") == "technical" else []
+    return {
+        "sources": [f"{d['title']} — {d['section']}" for d in docs],
+        "citations": docs,
+        "used_tools": state.get("used_tools") or [],
+        "route": state.get("route"),
+    }
+
+
+def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
+    flags = state.get("context_flags") or {}
+    excerpt = {
+        "last_agent": state.get("last_agent"),
+        "history_length": len(state.get("messages") or []),
+        "category": state.get("category"),
+        "confidence": state.get("router_confidence"),
+        "route_method": state.get("route_method"),
+    }
+    if state.get("retrieval"):
+        excerpt["no_context"] = state["retrieval"]["no_context"]
+        excerpt["mean_score"] = state["retrieval"]["mean_score"]
+    if flags.get("refund_in_progress"):
+        excerpt["refund_in_progress"] = True
+    if state.get("billing_case_id"):
+        excerpt["billing_case_id"] = state["billing_case_id"]
+    if state.get("route_hint"):
+        excerpt["route_hint"] = state["route_hint"]
+    return excerpt
+
+
+def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
+    extra = sources_of(state)
+    return Answer(
+        answer=last_ai_text(state.get("messages", [])),
+        route=state.get("route"),
+        confidence=state.get("router_confidence"),
+        sources=extra["sources"],
+        validation=None,
+        thread_id=thread_id,
+        context=list(state.get("retrieved_context") or []),
+        extra={
+            "last_agent": state.get("last_agent"),
+            "citations": extra["citations"],
+            "used_tools": extra["used_tools"],
+            "state_excerpt": state_excerpt(state),
+        },
+    )
+
+
+async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+    knowledge, _ = open_knowledge(settings, models)
+    router = build_router(settings, models, knowledge)
+    resources = AsyncExitStack()
+    try:
+        billing = open_billing(settings)
+        resources.callback(billing.dispose)
+        checkpointer = await resources.enter_async_context(
+            open_checkpointer(settings.checkpointer, settings.checkpoint_path)
+        )
+    except BaseException:
+        await resources.aclose()
+        raise
+    context = TelecomContext(
+        llm=models.chat,
+        router=router,
+        retriever=knowledge.retriever,
+        billing=billing,
+        tool_chooser=build_tool_chooser(settings, models),
+    )
+    info = {
+        "assistant": NAME,
+        "name": "Telecom support",
+        "location": None,
+        "categories": ["technical", "billing"],
+        "document_count": knowledge.index.count(NAME),
+        "item_count": len(knowledge.source.documents),
+        "takes_user_id": True,
+    }
+    return GraphAssistant(
+        NAME,
+        build_graph(checkpointer),
+        context,
+        info=info,
+        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        turn_input=turn_input,
+        answer_of=answer_of,
+        sources_of=sources_of,
+        resources=resources,
+    )
+
+
+# -- evaluation targets: the gate and the billing decision, without the rest of the graph -----
+
+
+def gate_target(knowledge: Knowledge):
+    """`question -> bool`: did the NO_CONTEXT gate fire."""
+    return lambda question: knowledge.retriever.retrieve(question).no_context
+
+
+def gate_scores_target(knowledge: Knowledge):
+    """`question -> (hits, mean similarity)`, for calibrating the gate's threshold."""
+
+    def score(question: str) -> tuple[int, float]:
+        found = knowledge.retriever.retrieve(question)
+        return len(found.hits), found.mean_score
+
+    return score
+
+
+def tools_target(settings: Settings, models: Models):
+    """`async case -> (tool, args)`: the billing agent's decision on the case's conversation."""
+    from langchain_core.messages import AIMessage
+
+    chooser = build_tool_chooser(settings, models)
+
+    async def decide(case) -> tuple[str | None, dict[str, Any]]:
+        window = [
+            HumanMessage(content=text) if role == "user" else AIMessage(content=text)
+            for role, text in case.messages
+        ]
+        decision = await nodes.billing_decision(models.chat, chooser, window, case.user_id)
+        return (decision.tool if decision.ready else None), decision.args
+
+    return decide
+
+
+# Retrieval is evaluated at the depth the agent retrieves (recall@8).
+RETRIEVAL_TOP_K = 8
+
+
+def index_stats(settings: Settings) -> dict[str, Any]:
+    """The similarity statistics saved with the index at ingestion."""
+    from frontdesk.knowledge.mmr import read_statistics
+
+    return read_statistics(settings.index_dir(NAME))

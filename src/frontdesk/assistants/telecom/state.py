@@ -1,0 +1,64 @@
+"""What the telecom graph carries: the seed's GraphState on the core's message history."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal, TypedDict
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AnyMessage
+from langgraph.graph.message import add_messages
+from pydantic import BaseModel, Field
+
+from frontdesk.knowledge.mmr import MMRRetriever
+from frontdesk.routing.router import IntentRouter
+
+Category = Literal["technical", "billing", "unknown"]
+CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
+AGENTS = ("technical", "billing")
+
+
+class TelecomState(TypedDict, total=False):
+    # Kept across turns (the checkpointer persists them per session).
+    messages: Annotated[list[AnyMessage], add_messages]
+    user_id: str | None
+    last_agent: str | None
+    context_flags: dict[str, Any]
+    last_docs: list[dict[str, Any]]
+    billing_case_id: str | None
+    # Reset at the start of every turn.
+    route: str | None  # technical | billing | fallback
+    category: str | None  # the classifier's technical | billing | unknown
+    router_confidence: float
+    route_method: str | None
+    router_reasoning: str | None
+    guardrail: str | None
+    retrieved_context: list[dict[str, Any]]
+    retrieval: dict[str, Any] | None  # no_context, mean_score, threshold, reason
+    used_tools: list[dict[str, Any]]
+    route_hint: str | None
+
+
+class RouterOutput(BaseModel):
+    """The LLM router's answer (seed: category, confidence, reasoning)."""
+
+    category: Category
+    confidence: float = Field(ge=0.0, le=1.0)
+    reasoning: str = Field(default="", max_length=200)
+
+
+@dataclass
+class TelecomContext:
+    llm: BaseChatModel
+    router: IntentRouter
+    retriever: MMRRetriever
+    billing: Any  # tools.BillingStore
+    # Picks the billing tool for a message: (tool name or "none", confidence).
+    tool_chooser: Callable[[str], tuple[str, float]]
+    max_messages: int = 60
+    billing_history: int = 12
+    max_context_chars: int = 8000
+    # Hits the technical agent reads (of the 8 retrieved). Every hit costs the embedded model
+    # about 5 s of prompt reading on 2 cores; the first four hold the answer when any do.
+    context_hits: int = 4

@@ -1,0 +1,178 @@
+"""MMR retrieval with a NO_CONTEXT gate, for knowledge that must not be stretched (seed 004).
+
+1. The query is embedded once; every chunk gets its cosine similarity (the best of its own
+   vector and its views').
+2. The `fetch_k` most similar chunks are re-ordered by maximal marginal relevance:
+   argmax_d [lambda * sim(q, d) - (1 - lambda) * max_{s in selected} sim(d, s)], lambda 0.7,
+   so the results cover several sections instead of repeating one.
+3. One chunk per (doc_id, section_path) is kept (the MMR order is kept), then the first `top_k`.
+4. NO_CONTEXT when fewer than `min_hits` chunks remain or their mean similarity is under
+   `threshold`. The seed's 0.5 was set for OpenAI embeddings; the threshold for the model in use
+   is calibrated on labelled questions (`frontdesk eval no_context --calibrate`).
+
+`index_statistics` summarises the index's similarity distribution (saved beside the index at
+ingestion) so a threshold can be read against what similarities look like in this index.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from frontdesk.knowledge.index import KnowledgeIndex
+
+STATS_FILE = "stats.json"
+PERCENTILES = (10, 25, 50, 75, 90)
+
+
+@dataclass(frozen=True)
+class MMRSettings:
+    top_k: int = 8
+    fetch_k: int = 24
+    lambda_mult: float = 0.7
+    threshold: float = 0.5
+    min_hits: int = 3
+
+
+@dataclass
+class Retrieval:
+    """One retrieval: the hits (best first), and whether they are enough to answer from."""
+
+    hits: list[dict[str, Any]]
+    no_context: bool
+    mean_score: float
+    threshold: float
+    reason: str | None = None
+    candidates: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def citations(self) -> list[dict[str, Any]]:
+        return [citation_of(hit) for hit in self.hits]
+
+
+def citation_of(hit: dict[str, Any]) -> dict[str, Any]:
+    meta = hit["metadata"]
+    return {
+        "title": meta.get("title", ""),
+        "section": meta.get("section_path", ""),
+        "file": Path(str(meta.get("path", ""))).name,
+        "version": meta.get("version", ""),
+        "score": hit.get("score"),
+    }
+
+
+def mmr_order(
+    query_scores: np.ndarray, vectors: np.ndarray, lambda_mult: float, k: int
+) -> list[int]:
+    """Positions (into `query_scores`/`vectors`) in MMR order, `k` of them at most."""
+    count = len(query_scores)
+    if count == 0:
+        return []
+    pairwise = vectors @ vectors.T
+    selected: list[int] = []
+    redundancy = np.full(count, -np.inf)
+    remaining = np.ones(count, dtype=bool)
+    for _ in range(min(k, count)):
+        penalty = np.where(np.isfinite(redundancy), redundancy, 0.0)
+        value = lambda_mult * query_scores - (1.0 - lambda_mult) * penalty
+        value[~remaining] = -np.inf
+        best = int(np.argmax(value))  # ties: the lower position, i.e. the more similar chunk
+        selected.append(best)
+        remaining[best] = False
+        redundancy = np.maximum(redundancy, pairwise[best])
+    return selected
+
+
+class MMRRetriever:
+    def __init__(self, index: KnowledgeIndex, corpus_id: str, settings: MMRSettings):
+        self.index = index
+        self.corpus_id = corpus_id
+        self.settings = settings
+
+    def retrieve(self, query: str, *, threshold: float | None = None) -> Retrieval:
+        settings = self.settings
+        gate = settings.threshold if threshold is None else threshold
+        dense = self.index.dense_index(self.corpus_id)
+        if not query.strip() or not dense.documents:
+            return Retrieval([], True, 0.0, gate, reason="empty query or empty index")
+        scores = dense.similarities(self.index.embeddings.embed_query(query))
+        fetch = min(settings.fetch_k, len(scores))
+        candidates = np.argpartition(-scores, fetch - 1)[:fetch]
+        candidates = candidates[np.lexsort((candidates, -scores[candidates]))]
+        order = mmr_order(
+            scores[candidates].astype(np.float64),
+            dense.vectors[candidates].astype(np.float64),
+            settings.lambda_mult,
+            fetch,
+        )
+        hits: list[dict[str, Any]] = []
+        seen: set[tuple[str, str]] = set()
+        for position in order:
+            row = int(candidates[position])
+            doc = dense.documents[row]
+            key = (str(doc.metadata.get("doc_id")), str(doc.metadata.get("section_path")))
+            # MMR order is kept; of two chunks of one section the first in that order stays,
+            # which is the more similar one unless diversity moved it (then it is close anyway).
+            if key in seen:
+                continue
+            seen.add(key)
+            hits.append(
+                {
+                    "content": doc.page_content,
+                    "metadata": dict(doc.metadata),
+                    "score": round(float(scores[row]), 4),
+                }
+            )
+            if len(hits) == settings.top_k:
+                break
+        mean = float(np.mean([h["score"] for h in hits])) if hits else 0.0
+        reason = None
+        if len(hits) < settings.min_hits:
+            reason = f"{len(hits)} hits, fewer than {settings.min_hits}"
+        elif mean < gate:
+            reason = f"mean similarity {mean:.3f} under the threshold {gate:.3f}"
+        return Retrieval(
+            hits, reason is not None, round(mean, 4), gate, reason=reason, candidates=fetch
+        )
+
+    def search(self, query: str, top_k: int | None = None) -> list[dict[str, Any]]:
+        """The hits alone, gate or not (for the retrieval evaluation)."""
+        hits = self.retrieve(query).hits
+        return hits[: top_k or self.settings.top_k]
+
+
+def index_statistics(vectors: np.ndarray) -> dict[str, Any]:
+    """Percentiles of chunk-to-chunk cosine similarity, all pairs and nearest neighbours."""
+    count = len(vectors)
+    if count < 2:
+        return {"chunks": count}
+    unit = vectors / np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+    pairwise = unit @ unit.T
+    upper = pairwise[np.triu_indices(count, k=1)]
+    np.fill_diagonal(pairwise, -np.inf)
+    nearest = pairwise.max(axis=1)
+
+    def summary(values: np.ndarray) -> dict[str, float]:
+        out = {f"p{p}": round(float(np.percentile(values, p)), 4) for p in PERCENTILES}
+        out.update(min=round(float(values.min()), 4), max=round(float(values.max()), 4))
+        out["mean"] = round(float(values.mean()), 4)
+        return out
+
+    return {"chunks": count, "pairwise": summary(upper), "nearest_neighbour": summary(nearest)}
+
+
+def write_statistics(directory: Path, stats: dict[str, Any]) -> Path:
+    path = Path(directory) / STATS_FILE
+    path.write_text(json.dumps(stats, indent=2, sort_keys=True))
+    return path
+
+
+def read_statistics(directory: Path) -> dict[str, Any]:
+    try:
+        return json.loads((Path(directory) / STATS_FILE).read_text())
+    except (OSError, json.JSONDecodeError):
+        return {}
