@@ -62,10 +62,11 @@ class Settings(BaseSettings):
     rag_min_similarity: float = 0.20
 
     # Telecom: the billing database (SQLAlchemy URL; default: SQLite under data_dir) and the
-    # NO_CONTEXT gate's threshold on the mean cosine similarity of the top hits, calibrated
-    # for the embedded MiniLM model (docs/telecom.md; `frontdesk eval no_context --calibrate`).
+    # NO_CONTEXT gate's threshold on retrieval relevance (knowledge/mmr.py), calibrated for the
+    # embedded MiniLM model with `frontdesk calibrate-gate --assistant telecom`
+    # (docs/telecom.md); recalibrate when changing the embedding model.
     telecom_billing_url: str | None = None
-    telecom_gate_threshold: float = 0.5
+    telecom_gate_threshold: float = 0.735
 
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by

@@ -99,9 +99,26 @@ def test_domain_evidence_is_the_best_similarity_to_the_domain_texts(hash_embeddi
         hash_embeddings, EXAMPLES, domain_vectors=domain, domain_weight=3.0
     )
     query = np.asarray([hash_embeddings.embed_query("pool opening hours")])
-    features = classifier._features(query / np.linalg.norm(query))
+    features = classifier._features(query / np.linalg.norm(query), ["pool opening hours"])
     assert features.shape == (1, query.shape[1] + 1)
     assert features[0, -1] == pytest.approx(3.0)  # identical to a domain text: cosine 1 x weight
     unrelated = np.asarray([hash_embeddings.embed_query("zebra quantum")])
-    assert classifier._features(unrelated / np.linalg.norm(unrelated))[0, -1] < 1.5
+    assert classifier._features(unrelated / np.linalg.norm(unrelated), ["zebra quantum"])[0, -1] < 1.5
     assert classifier.predict("when does the pool close").label == "hours"
+
+
+def test_lexical_features_are_appended_and_weighted(hash_embeddings):
+    import numpy as np
+
+    from frontdesk.routing.keywords import KeywordCounts
+
+    keywords = KeywordCounts([["pool", "swim"], ["spa"]])
+    assert keywords.counts("Swimming pool, spa and pools") == [3, 1]
+    classifier = EmbeddingIntentClassifier(
+        hash_embeddings, EXAMPLES, lexical=keywords, lexical_weight=0.5
+    )
+    query = np.asarray([hash_embeddings.embed_query("pool")])
+    features = classifier._features(query / np.linalg.norm(query), ["pool pool"])
+    assert features.shape == (1, query.shape[1] + 3)
+    lexical = features[0, -3:]
+    assert lexical == pytest.approx(np.array([2, 0, 1]) / np.sqrt(5) * 0.5)

@@ -38,6 +38,9 @@ from frontdesk.agentkit.prompts import structured_verdict
 from frontdesk.agentkit.streaming import message_text
 
 NO_TOOL = "none"
+# An enum argument's extra choice for "the customer did not say": offered a null, a small model
+# still picks one of the real values; offered this word, it picks it.
+NOT_STATED = "not_stated"
 ARGS_TOKENS = 120
 # Below this the chooser's pick on the last message alone is retried with the one before.
 CHOOSER_MIN_CONFIDENCE = 0.6
@@ -90,7 +93,8 @@ def _plain_type(annotation: Any) -> Any:
         args = [a for a in typing.get_args(annotation) if a is not type(None)]
         return _plain_type(args[0]) if len(args) == 1 else annotation
     if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return Literal[tuple(member.value for member in annotation)]  # type: ignore[misc]
+        values = (NOT_STATED, *(member.value for member in annotation))
+        return Literal[values]  # type: ignore[misc]
     if isinstance(annotation, type) and issubclass(annotation, bool | int | float | str):
         return annotation
     return str
@@ -172,7 +176,7 @@ async def decide_tool(
         values = raw.model_dump() if isinstance(raw, BaseModel) else dict(raw or {})
         for arg in remaining:
             value = values.get(arg)
-            if value in (None, ""):
+            if value in (None, "", NOT_STATED):
                 continue
             if arg in spec.grounded and not _appears(value, texts):
                 continue  # the customer never said it: ask instead of guessing

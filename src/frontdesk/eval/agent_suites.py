@@ -26,7 +26,7 @@ from frontdesk.eval.progress import progress_bar
 from frontdesk.eval.suites import SuiteResult, _ms, clock
 
 GateFn = Callable[[str], bool]
-ScoreFn = Callable[[str], tuple[int, float]]  # question -> (hits, mean similarity)
+ScoreFn = Callable[[str], tuple[int, float]]  # question -> (hits, relevance)
 DecideFn = Callable[[ToolCase], Awaitable[tuple[str | None, dict[str, Any]]]]
 
 
@@ -88,7 +88,7 @@ def run_no_context(
 def calibrate_gate(
     cases: Sequence[NoContextCase], score: ScoreFn, *, min_hits: int = 3, step: float = 0.005
 ) -> dict[str, Any]:
-    """Precision/recall/F1 of `hits < min_hits or mean < t` for every t; the best F1 wins.
+    """Precision/recall/F1 of `hits < min_hits or relevance < t` for every t; best F1 wins.
 
     Ties go to the middle of the best plateau: the threshold furthest from both edges where
     F1 starts to drop, so a small shift in the score distribution moves it least.

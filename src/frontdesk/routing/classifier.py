@@ -69,6 +69,8 @@ class EmbeddingIntentClassifier:
         epochs: int = 500,
         domain_vectors: np.ndarray | None = None,
         domain_weight: float = 3.0,
+        lexical: Embeddings | None = None,
+        lexical_weight: float = 1.0,
     ):
         if not examples:
             raise ValueError("the intent classifier needs at least one labelled example")
@@ -80,17 +82,26 @@ class EmbeddingIntentClassifier:
             np.asarray(domain_vectors, dtype=float)
         )
         self._domain_weight = domain_weight
-        vectors = self._features(self._example_vectors(cache_dir, embeddings_id))
+        self._lexical = lexical
+        self._lexical_weight = lexical_weight
+        vectors = self._features(
+            self._example_vectors(cache_dir, embeddings_id), [e.text for e in self.examples]
+        )
         self._weights, self._bias = train_softmax(
             vectors, self._label_ids, len(self.labels), c=regularization, epochs=epochs
         )
 
-    def _features(self, vectors: np.ndarray) -> np.ndarray:
-        """Embeddings, plus the best similarity to the domain's own texts when there are any."""
-        if self._domain is None:
-            return vectors
-        evidence = (vectors @ self._domain.T).max(axis=1, keepdims=True)
-        return np.hstack([vectors, evidence * self._domain_weight])
+    def _features(self, vectors: np.ndarray, texts: Sequence[str]) -> np.ndarray:
+        """Embeddings, plus the best similarity to the domain's own texts when there are any,
+        plus lexical vectors (words and character trigrams) when configured."""
+        parts = [vectors]
+        if self._domain is not None:
+            evidence = (vectors @ self._domain.T).max(axis=1, keepdims=True)
+            parts.append(evidence * self._domain_weight)
+        if self._lexical is not None:
+            lexical = _normalise(np.asarray(self._lexical.embed_documents(list(texts))))
+            parts.append(lexical * self._lexical_weight)
+        return np.hstack(parts) if len(parts) > 1 else vectors
 
     def _example_vectors(self, cache_dir: Path | None, embeddings_id: str) -> np.ndarray:
         digest = hashlib.sha256(
@@ -108,7 +119,7 @@ class EmbeddingIntentClassifier:
         return matrix
 
     def predict(self, text: str) -> Prediction:
-        vector = self._features(_normalise(np.asarray([self.embeddings.embed_query(text)])))[0]
+        vector = self._features(_normalise(np.asarray([self.embeddings.embed_query(text)])), [text])[0]
         probabilities = _softmax(vector @ self._weights + self._bias)
         best = int(np.argmax(probabilities))
         return Prediction(

@@ -16,7 +16,7 @@ _CURRENCY = r"(?:pln|zł|zl|złotych|zlotych|złote|zlote|zloty)"
 _AMOUNTS = [
     re.compile(rf"{_NUMBER}\s*{_CURRENCY}\b", re.IGNORECASE),
     re.compile(rf"\b{_CURRENCY}\s*{_NUMBER}", re.IGNORECASE),
-    re.compile(rf"\b(?:amount|kwota|kwotę|kwote)\s*(?:of|is|to|wynosi|:)?\s*{_NUMBER}", re.I),
+    re.compile(rf"\b(?:amount|kwota|kwotę|kwote)\s*(?:of|is|to|wynosi|:)?\s*{_NUMBER}", re.IGNORECASE),
 ]
 _USER_ID = re.compile(r"\b(u\d{3,})\b", re.IGNORECASE)
 

@@ -34,6 +34,7 @@ from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
 from frontdesk.guardrails import audit_input
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.keywords import KeywordCounts
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
 
 logger = logging.getLogger(__name__)
@@ -73,15 +74,11 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         TOOL_SCHEMAS["get_refund_policy"],
     ),
 )
-# Keyword hints of the fallback agent (seed: _infer_route_hint), English and Polish.
-TECH_HINTS = (
-    "wifi", "wi-fi", "apn", "pon", "los", "router", "bridge", "internet", "5g", "lte", "dsl",
-    "ftth", "ont", "sieć", "siec", "zasięg", "zasieg", "modem", "światłowód", "swiatlowod",
-)
-BILLING_HINTS = (
-    "invoice", "faktura", "faktury", "fakturę", "refund", "zwrot", "plan", "cena", "price",
-    "bill", "rachunek", "płatność", "platnosc", "payment", "opłata", "oplata", "charge",
-)
+# Stems of technical and billing words, English and Polish: the fallback agent's route hints
+# (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
+TECH_STEMS = ["sieć", "sieci", "siec", "połącz", "polacz", "internet", "wifi", "wi-fi", "router", "modem", "światłowod", "swiatlowod", "zasięg", "zasieg", "mms", "sms", "apn", "most", "bridge", "ont", "pon", "los", "diod", "prędko", "predko", "ping", "5g", "lte", "dsl", "ftth", "sygnał", "sygnal", "kabel", "restart", "zrywa", "wolny", "wolno", "signal", "slow", "speed", "connect", "drop", "network", "led", "cable", "latency", "outage", "dns", "lag", "fibre", "fiber"]
+BILLING_STEMS = ["faktur", "rachun", "płat", "plat", "opłat", "oplat", "zwrot", "kwot", "cena", "cen", "koszt", "abonament", "plan", "zł", "pln", "refund", "invoice", "bill", "charg", "pay", "price", "cost", "subscription", "money", "fee", "overcharg", "obciąż", "obciaz", "nadpłat", "reklamac", "umow", "contract"]
+ROUTE_KEYWORDS = KeywordCounts([TECH_STEMS, BILLING_STEMS])
 
 
 def _human_texts(messages: list[BaseMessage]) -> list[str]:
@@ -165,6 +162,7 @@ def technical_retrieve(state: TelecomState, runtime: Runtime[TelecomContext]) ->
         "retrieval": {
             "no_context": found.no_context,
             "mean_score": found.mean_score,
+            "relevance": found.relevance,
             "threshold": found.threshold,
             "reason": found.reason,
         },
@@ -211,6 +209,8 @@ def with_sources(text: str, hits: list[dict[str, Any]], language: str) -> str:
     # A section the model wrote is replaced: its titles may be made up or incomplete.
     labels = list(_SOURCES_LABEL.finditer(text))
     body = text[: labels[-1].start()] if labels else text
+    if not body.strip():  # the model wrote only a "Sources:" line: keep its words, not its label
+        body = _SOURCES_LABEL.sub("", text)
     return f"{body.rstrip()}\n\n{section}"
 
 
@@ -365,11 +365,11 @@ async def _billing_chat(
 
 
 def route_hint(text: str) -> str | None:
-    """'technical' or 'billing' when the message names one of their keywords (advisory only)."""
-    words = set(re.findall(r"[\w-]+", text.casefold()))
-    if words & set(TECH_HINTS):
+    """'technical' or 'billing', whichever has more keywords in the message (advisory only)."""
+    technical, billing = ROUTE_KEYWORDS.counts(text)
+    if technical > billing:
         return "technical"
-    if words & set(BILLING_HINTS):
+    if billing > technical:
         return "billing"
     return None
 

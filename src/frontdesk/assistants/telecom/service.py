@@ -99,6 +99,8 @@ def build_router(
         cache_dir=settings.index_dir(NAME),
         embeddings_id=models.embeddings_id,
         domain_vectors=knowledge.index.vectors(NAME),
+        lexical=nodes.ROUTE_KEYWORDS,
+        lexical_weight=0.5,
     )
     llm_route = None
     if use_llm and settings.router_llm != "never":
@@ -180,6 +182,7 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
     if state.get("retrieval"):
         excerpt["no_context"] = state["retrieval"]["no_context"]
         excerpt["mean_score"] = state["retrieval"]["mean_score"]
+        excerpt["relevance"] = state["retrieval"].get("relevance")
     if flags.get("refund_in_progress"):
         excerpt["refund_in_progress"] = True
     if state.get("billing_case_id"):
@@ -259,11 +262,11 @@ def gate_target(knowledge: Knowledge):
 
 
 def gate_scores_target(knowledge: Knowledge):
-    """`question -> (hits, mean similarity)`, for calibrating the gate's threshold."""
+    """`question -> (hits, relevance)`, for calibrating the gate's threshold."""
 
     def score(question: str) -> tuple[int, float]:
         found = knowledge.retriever.retrieve(question)
-        return len(found.hits), found.mean_score
+        return len(found.hits), found.relevance
 
     return score
 
