@@ -13,7 +13,7 @@ help:
 	@echo "make run    set everything up, then serve the web UI and API at http://127.0.0.1:8080"
 	@echo "make test   set everything up, then run the whole test suite"
 	@echo "make bench  run the benchmarks (not part of make test)"
-	@echo "make eval   run the concierge's evaluation suites"
+	@echo "make eval   run the assistants' evaluation suites (concierge, telecom)"
 
 $(BIN)/python:
 	@echo ">> creating the virtual environment in $(VENV)"
@@ -65,6 +65,11 @@ eval: models
 	$(BIN)/frontdesk eval routing --assistant concierge
 	$(BIN)/frontdesk eval guardrails --assistant concierge
 	$(BIN)/frontdesk eval answers --assistant concierge
+	$(BIN)/frontdesk eval retrieval --assistant telecom
+	$(BIN)/frontdesk eval routing --assistant telecom
+	$(BIN)/frontdesk eval no_context --assistant telecom
+	$(BIN)/frontdesk eval tools --assistant telecom
+	$(BIN)/frontdesk eval answers --assistant telecom
 
 clean:
 	rm -rf .frontdesk .pytest_cache reports

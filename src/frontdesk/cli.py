@@ -101,13 +101,22 @@ def ingest(
         bool, typer.Option("--if-changed", help="Do nothing when the index is already current.")
     ] = False,
 ) -> None:
-    """Load the assistant's knowledge into its index (idempotent)."""
+    """Load knowledge into the index (idempotent): the named assistant's, or every served one's."""
     from frontdesk.runtime import Models
 
     settings = _settings(assistant)
+    names = [settings.assistant] if assistant else list(
+        dict.fromkeys([settings.assistant, *settings.assistants])
+    )
+    models = Models(settings)
+    for name in names:
+        _ingest_one(settings.model_copy(update={"assistant": name}), models, if_changed)
+
+
+def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
     module = _module(settings.assistant)
     with _progress() as progress:
-        task = progress.add_task("Embedding knowledge", total=None)
+        task = progress.add_task(f"Embedding {settings.assistant} knowledge", total=None)
 
         def update(done: int, total: int) -> None:
             progress.update(task, completed=done, total=total)
@@ -115,22 +124,23 @@ def ingest(
         try:
             knowledge, report = module.open_knowledge(
                 settings,
-                Models(settings),
+                models,
                 ingest_mode="if_changed" if if_changed else "always",
                 progress=update,
             )
         except (FrontdeskError, ValueError) as exc:
             raise _fail(str(exc)) from None
     source = knowledge.source
-    for warning in source.skipped:
+    # Markdown knowledge also reports documents it loaded with problems (broken front matter).
+    for warning in getattr(source, "warnings", source.skipped):
         console.print(f"[yellow]warning:[/] {warning}")
     if report is None:
         console.print(f"Index for [bold]{settings.assistant}[/] is current; nothing to do.")
         return
     console.print(
-        f"{report.chunks} chunks from {len(source.items)} items: {report.added} added, "
-        f"{report.removed} removed, {report.unchanged} unchanged, {len(report.skipped)} items "
-        f"skipped ({report.seconds:.1f} s)"
+        f"{settings.assistant}: {report.chunks} chunks from {len(source.items)} items: "
+        f"{report.added} added, {report.removed} removed, {report.unchanged} unchanged, "
+        f"{len(report.skipped)} items skipped ({report.seconds:.1f} s)"
     )
 
 

@@ -75,7 +75,7 @@ async def test_refund_conversation_opens_and_stores_a_case(settings):
         store.dispose()
     assert stored is not None
     assert (stored.user_id, stored.invoice_id, stored.reason) == ("u123", "INV-20251001", "overcharge")
-    assert Decimal(str(stored.amount_pln)) == Decimal("100")
+    assert Decimal(str(stored.amount_pln)) == Decimal(100)
 
     restarted = await build_service(settings, Models(settings))
     try:

@@ -57,6 +57,7 @@ async def test_three_turn_refund_opens_one_case_and_keeps_state(telecom, store):
     assert first.extra["used_tools"] == [] and _count_cases(store) == 0
     second = await service.ask("Reason: overcharge. Amount: PLN 100", "s1", user_id="u123")
     assert second.route == "billing"  # sticky: the billing agent is helping
+    assert "billing" in second.extra["state_excerpt"]["reasoning"]
     assert "R10001" in second.answer and "100.00 PLN" in second.answer
     (used,) = second.extra["used_tools"]
     assert used["name"] == "open_refund_case" and used["ok"]
@@ -146,3 +147,9 @@ def test_with_sources_replaces_placeholders_and_model_sections():
     assert nodes.with_sources("Do X.\n\n**Sources:**\n- fake", [hit], "en").endswith("- T — S — f.md (1)")
     assert "fake" not in nodes.with_sources("Do X.\nSources:\n- fake", [hit], "en")
     assert nodes.with_sources("Zrób X.", [hit], "pl").endswith("Źródła:\n- T — S — f.md (1)")
+
+
+def test_routing_reason_says_why():
+    assert nodes.routing_reason("billing", 0.9, "billing", "classifier").endswith("routed to billing")
+    assert "stayed with technical" in nodes.routing_reason("unknown", 0.4, "technical", "classifier")
+    assert "clarify" in nodes.routing_reason("unknown", 0.4, "fallback", "classifier")

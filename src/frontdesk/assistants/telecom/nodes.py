@@ -125,8 +125,19 @@ async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[
         "category": decision.label,
         "router_confidence": decision.confidence,
         "route_method": decision.method,
+        "router_reasoning": routing_reason(decision.label, decision.confidence, route, decision.method),
         "guardrail": None,
     }
+
+
+def routing_reason(category: str, confidence: float, route: str, method: str) -> str:
+    """Why this route, in words (the seed's `reasoning`, for the audit trail)."""
+    said = f"{method} says {category} at {confidence:.2f}"
+    if route == category:
+        return f"{said}: routed to {route}"
+    if route == "fallback":
+        return f"{said}: not confident about an agent, asking to clarify"
+    return f"{said}: stayed with {route}, already helping in this conversation"
 
 
 def route_from_router(state: TelecomState) -> str:
@@ -232,7 +243,7 @@ async def technical_answer(
         text = render(Template(prompts.NO_CONTEXT[language]), missing=missing)
         flags = {**(state.get("context_flags") or {}), "no_context": True}
         return _reply(text, last_docs=[], context_flags=flags, **done)
-    kept = bounded_context(hits[: ctx.context_hits], ctx.max_context_chars)
+    kept = bounded_context(hits, ctx.max_context_chars)
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
     turn = render(
         prompts.TECHNICAL_TURN,

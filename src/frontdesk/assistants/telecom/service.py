@@ -178,6 +178,7 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
         "category": state.get("category"),
         "confidence": state.get("router_confidence"),
         "route_method": state.get("route_method"),
+        "reasoning": state.get("router_reasoning"),
     }
     if state.get("retrieval"):
         excerpt["no_context"] = state["retrieval"]["no_context"]
