@@ -6,7 +6,7 @@ import json
 
 from langgraph.checkpoint.memory import InMemorySaver
 
-from frontdesk.assistants.telecom import nodes
+from frontdesk.assistants.telecom import nodes, technical
 
 # The model fills only what the extractors did not find: the reason (and a description).
 REFUND = json.dumps({"reason": "overcharge", "amount_pln": None, "description": None})
@@ -143,13 +143,43 @@ def test_route_from_router_maps_routes_to_nodes():
 
 def test_with_sources_replaces_placeholders_and_model_sections():
     hit = {"content": "x", "metadata": {"title": "T", "section_path": "S", "path": "d/f.md", "version": "1"}}
-    assert nodes.with_sources("Do X. [SOURCES]", [hit], "en") == "Do X. Sources:\n- T — S — f.md (1)"
-    assert nodes.with_sources("Do X.\n\n**Sources:**\n- fake", [hit], "en").endswith("- T — S — f.md (1)")
-    assert "fake" not in nodes.with_sources("Do X.\nSources:\n- fake", [hit], "en")
-    assert nodes.with_sources("Zrób X.", [hit], "pl").endswith("Źródła:\n- T — S — f.md (1)")
+    assert technical.with_sources("Do X. [SOURCES]", [hit], "en") == "Do X. Sources:\n- T — S — f.md (1)"
+    assert technical.with_sources("Do X.\n\n**Sources:**\n- fake", [hit], "en").endswith("- T — S — f.md (1)")
+    assert "fake" not in technical.with_sources("Do X.\nSources:\n- fake", [hit], "en")
+    assert technical.with_sources("Zrób X.", [hit], "pl").endswith("Źródła:\n- T — S — f.md (1)")
 
 
 def test_routing_reason_says_why():
     assert nodes.routing_reason("billing", 0.9, "billing", "classifier").endswith("routed to billing")
     assert "stayed with technical" in nodes.routing_reason("unknown", 0.4, "technical", "classifier")
     assert "clarify" in nodes.routing_reason("unknown", 0.4, "fallback", "classifier")
+
+
+CONTEXT = ["The default channel width on 5 GHz is 80 MHz. On 2.4 GHz it is 20 MHz."]
+
+
+async def test_an_ungrounded_value_is_retried_with_the_right_sentence():
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    llm = ScriptedChatModel(script=["It is 160 MHz.", "It is 80 MHz."])
+    text = await technical.grounded_answer(llm, "sys", "QUESTION: width?", CONTEXT, "en")
+    assert text == "It is 80 MHz."
+    retry_prompt = llm.calls[1][-1].content
+    assert "160" in retry_prompt and "80 MHz" in retry_prompt  # what is wrong, and the fix
+
+
+async def test_twice_ungrounded_gives_the_context_sentences_instead():
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    llm = ScriptedChatModel(script=["It is 160 MHz.", "Maybe 40 MHz."])
+    text = await technical.grounded_answer(llm, "sys", "QUESTION: width?", CONTEXT, "en")
+    assert "160" not in text and "40 MHz" not in text
+    assert "80 MHz" in text and text.startswith("Here is what the knowledge base says")
+
+
+async def test_a_grounded_answer_is_kept_with_one_call():
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    llm = ScriptedChatModel(script=["Use 80 MHz."])
+    assert await technical.grounded_answer(llm, "sys", "q", CONTEXT, "en") == "Use 80 MHz."
+    assert len(llm.calls) == 1

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import re
 from string import Template
 from typing import Any
 
@@ -30,6 +29,12 @@ from frontdesk.agentkit.tool_calling import (
 from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.replies import tool_reply
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
+from frontdesk.assistants.telecom.technical import (
+    bounded_context,
+    grounded_answer,
+    source_block,
+    with_sources,
+)
 from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
 from frontdesk.guardrails import audit_input
 from frontdesk.knowledge.mmr import citation_of
@@ -180,51 +185,6 @@ def technical_retrieve(state: TelecomState, runtime: Runtime[TelecomContext]) ->
     }
 
 
-def bounded_context(hits: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any]]:
-    """The hits that fit in `max_chars` as `[SOURCE] ...` blocks (at least the first)."""
-    kept, used = [], 0
-    for hit in hits:
-        size = len(source_block(hit))
-        if kept and used + size > max_chars:
-            break
-        kept.append(hit)
-        used += size
-    return kept
-
-
-def cite(hit: dict[str, Any]) -> str:
-    c = citation_of(hit)
-    version = f" ({c['version']})" if c["version"] else ""
-    return f"{c['title']} — {c['section']} — {c['file']}{version}"
-
-
-def source_block(hit: dict[str, Any]) -> str:
-    return f"[SOURCE] {cite(hit)}\n{hit['content']}"
-
-
-def sources_section(hits: list[dict[str, Any]], language: str) -> str:
-    lines = list(dict.fromkeys(f"- {cite(hit)}" for hit in hits))
-    return prompts.SOURCES_HEADING[language] + "\n" + "\n".join(lines)
-
-
-# A "Sources:" label the model wrote, on its own line or inline ("... Sources: x").
-_SOURCES_LABEL = re.compile(r"(\*\*|#+\s*)?\b(sources|źródła|zrodla)\b(\*\*)?\s*:", re.IGNORECASE)
-_PLACEHOLDER = re.compile(r"\[SOURCES?\]", re.IGNORECASE)
-
-
-def with_sources(text: str, hits: list[dict[str, Any]], language: str) -> str:
-    """`text` ending with the real Sources section, whatever the model wrote for one."""
-    section = sources_section(hits, language)
-    if _PLACEHOLDER.search(text):
-        return _PLACEHOLDER.sub(section, text, count=1).strip()
-    # A section the model wrote is replaced: its titles may be made up or incomplete.
-    labels = list(_SOURCES_LABEL.finditer(text))
-    body = text[: labels[-1].start()] if labels else text
-    if not body.strip():  # the model wrote only a "Sources:" line: keep its words, not its label
-        body = _SOURCES_LABEL.sub("", text)
-    return f"{body.rstrip()}\n\n{section}"
-
-
 def _docs_of(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [citation_of(hit) for hit in hits]
 
@@ -253,8 +213,9 @@ async def technical_answer(
     # No earlier turns: a small model copies them (a billing reply, a previous answer) into
     # this one. A follow-up's context comes from its question joined to the previous one.
     try:
-        reply = await ctx.llm.ainvoke([SystemMessage(content=system), HumanMessage(content=turn)])
-        text = message_text(reply).strip()
+        text = await grounded_answer(
+            ctx.llm, system, turn, [hit["content"] for hit in kept], language
+        )
     except Exception:
         logger.exception("technical answer failed")
         return _reply(prompts.MODEL_ERROR[language], **done)

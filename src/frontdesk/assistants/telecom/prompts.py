@@ -30,6 +30,23 @@ $context
 QUESTION:
 $question"""
 
+RETRY_FEEDBACK = """Your previous answer had errors. $feedback
+Write the answer again using only values from the CONTEXT."""
+FROM_THE_MANUAL = {
+    "en": "Here is what the knowledge base says about this: $sentences",
+    "pl": "Oto, co mówi na ten temat baza wiedzy: $sentences",
+}
+NOT_RELIABLE = {
+    "en": (
+        "I could not put together a reliable answer from the knowledge base. Please see the "
+        "sources below, or tell me your device model and what exactly you see."
+    ),
+    "pl": (
+        "Nie udało mi się przygotować rzetelnej odpowiedzi z bazy wiedzy. Zajrzyj do źródeł "
+        "poniżej albo podaj model urządzenia i co dokładnie widzisz."
+    ),
+}
+
 BILLING_SYSTEM = """You are BillingAgent, a precise billing specialist of a telecom operator.
 Tools:
 $tools
