@@ -66,7 +66,7 @@ class Settings(BaseSettings):
     # embedded MiniLM model with `frontdesk calibrate-gate --assistant telecom`
     # (docs/telecom.md); recalibrate when changing the embedding model.
     telecom_billing_url: str | None = None
-    telecom_gate_threshold: float = 0.735
+    telecom_gate_threshold: float = 0.95
 
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by

@@ -11,11 +11,11 @@
    the share of the query's terms (stemmed, stop words out) that occur anywhere in the
    knowledge base. The seed's gate, the mean of all eight hits with threshold 0.5, was set for
    OpenAI embeddings; with MiniLM the mean of eight (after MMR diversifies them) separates
-   covered from uncovered questions poorly (best F1 0.815 on the calibration set), the best hit
-   alone better (0.923), and the best hit with term coverage best (0.938): coverage catches
-   questions whose words the knowledge base never uses ("Jak ugotować rosół?"), which MiniLM,
-   an English model, embeds close to the Polish documents. The threshold is calibrated on
-   labelled questions (`frontdesk calibrate-gate`; docs/telecom.md).
+   covered from uncovered questions poorly, the best hit alone better, the best hit with term
+   coverage best (docs/telecom.md has the figures): coverage catches questions whose words the
+   knowledge base never uses ("Jak ugotować rosół?"), which MiniLM, an English model, embeds
+   close to the Polish documents. The threshold is calibrated on labelled questions
+   (`frontdesk calibrate-gate`).
 
 `index_statistics` summarises the index's similarity distribution (saved beside the index at
 ingestion) so a threshold can be read against what similarities look like in this index.
@@ -44,7 +44,7 @@ class MMRSettings:
     threshold: float = 0.5
     min_hits: int = 3
     gate_hits: int = 1
-    coverage_weight: float = 0.2
+    coverage_weight: float = 0.5
 
 
 @dataclass
