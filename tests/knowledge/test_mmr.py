@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from frontdesk.knowledge.index import KnowledgeIndex
 from frontdesk.knowledge.ingest import ingest
@@ -59,7 +60,7 @@ def test_gate_fires_on_few_hits_or_low_mean(tmp_path, hash_embeddings):
     retriever, _ = _retriever(tmp_path, hash_embeddings, threshold=-1.0, min_hits=50)
     found = retriever.retrieve("PON LED blinking")
     assert found.no_context and "fewer than 50" in found.reason
-    strict, _ = _retriever(tmp_path / "b", hash_embeddings, threshold=0.99, min_hits=1)
+    strict, _ = _retriever(tmp_path / "b", hash_embeddings, threshold=5.0, min_hits=1)
     found = strict.retrieve("PON LED blinking")
     assert found.no_context and "under the threshold" in found.reason
     assert strict.retrieve("PON LED blinking", threshold=-1.0).no_context is False
@@ -73,3 +74,14 @@ def test_index_statistics_percentiles(tmp_path, hash_embeddings):
     pairwise = stats["pairwise"]
     assert pairwise["p10"] <= pairwise["p50"] <= pairwise["p90"] <= pairwise["max"] <= 1.0001
     assert stats["nearest_neighbour"]["p50"] >= pairwise["p50"]
+
+
+def test_relevance_is_the_best_hit_plus_weighted_term_coverage(tmp_path, hash_embeddings):
+    retriever, _ = _retriever(tmp_path, hash_embeddings, threshold=-1.0, min_hits=1)
+    assert retriever.coverage("PON LED fibre") == 1.0
+    assert retriever.coverage("zebra quantum banana") == 0.0
+    assert retriever.coverage("PON zebra") == 0.5
+    found = retriever.retrieve("blinking PON LED")
+    best = max(h["score"] for h in found.hits)
+    expected = best + 0.5 * retriever.coverage("blinking PON LED")
+    assert found.relevance == pytest.approx(expected, abs=1e-3)

@@ -24,6 +24,9 @@ def settings(tmp_path_factory):
         models_dir=get_settings().models_dir,
         checkpointer="sqlite",
         router_llm="never",
+        # A technical turn reads about 2,000 prompt tokens, twice when the grounding check
+        # asks again; on two busy cores that can pass the 60 s default.
+        llm_timeout_s=300,
         _env_file=None,
     )
 
