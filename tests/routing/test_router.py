@@ -122,3 +122,24 @@ def test_lexical_features_are_appended_and_weighted(hash_embeddings):
     assert features.shape == (1, query.shape[1] + 3)
     lexical = features[0, -3:]
     assert lexical == pytest.approx(np.array([2, 0, 1]) / np.sqrt(5) * 0.5)
+
+
+async def test_lazy_llm_route_binds_the_chat_model_only_when_called():
+    from frontdesk.routing.router import lazy_llm_route
+
+    class Models:
+        loads = 0
+
+        @property
+        def chat(self):
+            Models.loads += 1
+            return "model"
+
+    async def route(llm, text):
+        return f"{llm}:{text}", 0.9
+
+    models = Models()
+    assert lazy_llm_route(models, route, enabled=False) is None
+    bound = lazy_llm_route(models, route, enabled=True)
+    assert Models.loads == 0
+    assert await bound("hi") == ("model:hi", 0.9) and Models.loads == 1

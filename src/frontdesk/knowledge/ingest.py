@@ -11,7 +11,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from frontdesk.knowledge.chunking import Chunk, chunk_source
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -19,6 +19,8 @@ from frontdesk.knowledge.loader import KnowledgeSource
 
 # Turns a source (a `KnowledgeSource`, a `MarkdownCorpus`...) into chunks: (source, size, overlap).
 Chunker = Callable[[Any, int, int], list[Chunk]]
+# always: re-ingest; if_changed: only when the index does not hold this data; never: read only.
+IngestMode = Literal["if_changed", "always", "never"]
 
 
 @dataclass
@@ -89,4 +91,25 @@ def ingest(
         unchanged=sync.unchanged,
         seconds=time.perf_counter() - started,
         skipped=list(source.skipped),
+    )
+
+
+def ingest_as_needed(
+    source: KnowledgeSource | Any,
+    index: KnowledgeIndex,
+    mode: IngestMode,
+    *,
+    chunk_size: int,
+    overlap: int,
+    progress: ProgressCallback | None = None,
+    chunker: Chunker = chunk_source,
+) -> IngestReport | None:
+    """Ingest `source` as `mode` says; the report when it ran, None when it did not."""
+    stale = mode == "always" or (
+        mode == "if_changed" and not is_current(source, index, chunk_size, overlap, chunker)
+    )
+    if not stale:
+        return None
+    return ingest(
+        source, index, chunk_size=chunk_size, overlap=overlap, progress=progress, chunker=chunker
     )

@@ -107,6 +107,21 @@ class IntentRouter:
         return RouteDecision(label, confidence, "llm")
 
 
+def lazy_llm_route(
+    models, route: Callable[..., Awaitable[tuple[str, float]]], *, enabled: bool
+) -> LLMRoute | None:
+    """`route(models.chat, text)` as an LLM router, or None when not `enabled`.
+
+    Bound lazily: the chat model loads only if the LLM router is ever consulted."""
+    if not enabled:
+        return None
+
+    async def llm_route(text: str) -> tuple[str, float]:
+        return await route(models.chat, text)
+
+    return llm_route
+
+
 def fast_paths_for(label: str, patterns: Iterable[str]) -> list[FastPath]:
     return [FastPath(pattern, label) for pattern in patterns]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage
@@ -25,13 +25,18 @@ from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
-from frontdesk.knowledge.ingest import IngestReport, ingest, is_current
+from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.question_form import asks_for_information
-from frontdesk.routing.router import IntentRouter, Reroute, fast_paths_for
+from frontdesk.routing.router import (
+    IntentRouter,
+    Reroute,
+    fast_paths_for,
+    lazy_llm_route,
+)
 from frontdesk.runtime import Models
 
 logger = logging.getLogger(__name__)
@@ -68,25 +73,21 @@ def open_knowledge(
     settings: Settings,
     models: Models,
     *,
-    ingest_mode: Literal["if_changed", "always", "never"] = "if_changed",
+    ingest_mode: IngestMode = "if_changed",
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
     """The knowledge index, (re)ingested first as `ingest_mode` says; the report if it ran."""
     source = load_knowledge_file(knowledge_path(settings))
     index = KnowledgeIndex(settings.index_dir(NAME), models.embeddings, models.embeddings_id)
-    report = None
-    stale = ingest_mode == "always" or (
-        ingest_mode == "if_changed"
-        and not is_current(source, index, settings.rag_chunk_size, settings.rag_chunk_overlap)
+    report = ingest_as_needed(
+        source,
+        index,
+        ingest_mode,
+        chunk_size=settings.rag_chunk_size,
+        overlap=settings.rag_chunk_overlap,
+        progress=progress,
     )
-    if stale:
-        report = ingest(
-            source,
-            index,
-            chunk_size=settings.rag_chunk_size,
-            overlap=settings.rag_chunk_overlap,
-            progress=progress,
-        )
+    if report is not None:
         logger.info("ingested %s: %s", source.source, report)
     retriever = HybridRetriever(
         index,
@@ -110,18 +111,13 @@ def build_router(
         embeddings_id=models.embeddings_id,
         domain_vectors=knowledge.index.vectors(knowledge.source.property_id),
     )
-    llm_route = None
-    if use_llm and settings.router_llm != "never":
-        # Bound lazily: the chat model loads only if the LLM router is ever consulted.
-        async def llm_route(text: str) -> tuple[str, float]:
-            return await nodes.llm_route(models.chat, text)
-
+    enabled = use_llm and settings.router_llm != "never"
     return IntentRouter(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
         # "How late can I cancel?" asks about the policy; "cancel my room" is the request.
         reroutes=[Reroute("action_request", "property_qa", asks_for_information)],
-        llm_route=llm_route,
+        llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,
     )

@@ -10,7 +10,7 @@ import logging
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.messages import HumanMessage
 
@@ -23,13 +23,13 @@ from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
-from frontdesk.knowledge.ingest import IngestReport, ingest, is_current
+from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
 from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
 from frontdesk.knowledge.mmr import MMRRetriever, MMRSettings, index_statistics, write_statistics
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
-from frontdesk.routing.router import IntentRouter, fast_paths_for
+from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
 from frontdesk.runtime import Models
 
 logger = logging.getLogger(__name__)
@@ -55,35 +55,27 @@ class Knowledge:
     retriever: MMRRetriever
 
 
-def _chunker(corpus: MarkdownCorpus, size: int, overlap: int):
-    return chunk_corpus(corpus, size, overlap)
-
-
 def open_knowledge(
     settings: Settings,
     models: Models,
     *,
-    ingest_mode: Literal["if_changed", "always", "never"] = "if_changed",
+    ingest_mode: IngestMode = "if_changed",
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
     corpus = load_markdown_folder(DOCS_DIR, NAME)
     index = KnowledgeIndex(
         settings.index_dir(NAME), models.embeddings, models.embeddings_id, title_keys=("title",)
     )
-    report = None
-    stale = ingest_mode == "always" or (
-        ingest_mode == "if_changed"
-        and not is_current(corpus, index, CHUNK_TOKENS, OVERLAP_TOKENS, _chunker)
+    report = ingest_as_needed(
+        corpus,
+        index,
+        ingest_mode,
+        chunk_size=CHUNK_TOKENS,
+        overlap=OVERLAP_TOKENS,
+        progress=progress,
+        chunker=chunk_corpus,
     )
-    if stale:
-        report = ingest(
-            corpus,
-            index,
-            chunk_size=CHUNK_TOKENS,
-            overlap=OVERLAP_TOKENS,
-            progress=progress,
-            chunker=_chunker,
-        )
+    if report is not None:
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
     retriever = MMRRetriever(index, NAME, MMRSettings(threshold=settings.telecom_gate_threshold))
@@ -102,16 +94,11 @@ def build_router(
         lexical=nodes.ROUTE_KEYWORDS,
         lexical_weight=0.5,
     )
-    llm_route = None
-    if use_llm and settings.router_llm != "never":
-
-        async def llm_route(text: str) -> tuple[str, float]:
-            return await nodes.llm_route(models.chat, text)
-
+    enabled = use_llm and settings.router_llm != "never"
     return IntentRouter(
         classifier,
         fast_paths=fast_paths_for("unknown", GREETING_PATTERNS),
-        llm_route=llm_route,
+        llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,
     )
