@@ -10,6 +10,8 @@
 - ingest:    a fresh index of the shipped knowledge base, chunks/s
 - chat:      POST /chat requests/s at 50 concurrent streams, scripted model, real server
 - llm:       embedded model time to first token and tokens/s (benchmarks/llm_runtime.py)
+- analyst:   join path finding and SQL pre-validation on the 132-table demo database
+             (benchmarks/analyst_sql.py)
 Everything runs on this machine, offline, against 127.0.0.1 only.
 """
 
@@ -283,7 +285,7 @@ def bench_llm() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm")
+    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     wanted = args.only.split(",")
@@ -300,8 +302,14 @@ def main() -> None:
             results["chat"] = asyncio.run(bench_chat(tmp / "shared"))
         if "llm" in wanted:
             results["llm"] = bench_llm()
+        if "analyst" in wanted:
+            from benchmarks.analyst_sql import bench_analyst
+
+            results["analyst"] = bench_analyst(tmp)
     print(json.dumps(results, indent=2))
-    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    # A partial run (--only) updates its own entries and keeps the others' last figures.
+    previous = json.loads(args.out.read_text()) if args.out.exists() else {}
+    args.out.write_text(json.dumps({**previous, **results}, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -35,8 +35,9 @@ def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, s
     printed = " ".join(first.output.split())  # the console wraps long lines
     assert f"concierge: {chunks} chunks from {len(shipped.items)} items: {chunks} added" in printed
     assert "telecom: " in printed and "chunks from 14 items" in printed
+    assert "analyst: " in printed and "chunks from 8 items" in printed
     again = runner.invoke(app, ["ingest", "--if-changed"])
-    assert again.output.count("nothing to do") == 2
+    assert again.output.count("nothing to do") == 3
 
     monkeypatch.setenv("FRONTDESK_KNOWLEDGE_FILE", str(small_kb))
     get_settings.cache_clear()
@@ -62,7 +63,7 @@ def test_ask_json_prints_one_object_and_continues_a_thread():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: concierge"),
+        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: analyst, concierge"),
         (["ask", "--thread", "not-a-uuid", "hi"], "--thread must be a UUID"),
         (["ask", "   "], "1-4096 characters"),
         (["eval", "vibes"], "unknown suite 'vibes'"),

@@ -269,7 +269,7 @@ def chat(
     asyncio.run(_with_service(settings, session))
 
 
-SUITE_HELP = "retrieval, routing, guardrails, answers, no_context or tools"
+SUITE_HELP = "retrieval, routing, guardrails, answers, no_context, tools or sql"
 
 
 @app.command("eval")
@@ -333,6 +333,12 @@ async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
         return await run(suite, dataset, module.gate_target(knowledge))
     if suite == "tools":
         return await run(suite, dataset, module.tools_target(settings, models))
+    if suite == "sql":
+        target = module.sql_target(settings, models)
+        try:
+            return await run(suite, dataset, target)
+        finally:
+            target.close()
     if suite == "routing":
         knowledge, _ = module.open_knowledge(settings, models)
         router = module.build_router(

@@ -26,7 +26,7 @@ class Settings(BaseSettings):
     # Which assistant `serve`, `chat` and `ask` use when none is named...
     assistant: str = "concierge"
     # ...and every assistant the server loads (the default one is always loaded too).
-    assistants: list[str] = ["concierge", "telecom"]
+    assistants: list[str] = ["concierge", "telecom", "analyst"]
 
     # Where everything Frontdesk writes lives: indexes, conversations, reports...
     data_dir: Path = Path(".frontdesk")
@@ -68,6 +68,42 @@ class Settings(BaseSettings):
     telecom_billing_url: str | None = None
     telecom_gate_threshold: float = 0.95
 
+    # Analyst (seed 002): the business database (SQLAlchemy URL; default: the demo SQLite
+    # database built under data_dir), the key its secure views decrypt PII with, and the SQL
+    # agent's limits, named as the seed's environment table (FRONTDESK_SQL_...).
+    analyst_database_url: str | None = None
+    analyst_aes_key: SecretStr = SecretStr("frontdesk-demo-key")
+    analyst_join_graph: Path | None = None  # default: <index_dir>/join_graph_validated.json
+    analyst_validate_joins_with_llm: bool = False
+    # More named databases for `frontdesk eval sql` rows ({"name": "sqlalchemy-url"}).
+    analyst_databases: dict[str, str] = {}
+    sql_agent_max_iterations: int = 15
+    sql_sample_rows: int = 1
+    sql_max_tables_in_context: int = 20
+    sql_correction_max_attempts: int = 3
+    sql_pre_validation_enabled: bool = True
+    sql_max_relationships_display: int = 50
+    sql_max_relationships_in_prompt: int = 20
+    sql_max_columns_in_schema: int = 50
+    sql_max_columns_in_validation: int = 100
+    sql_max_columns_in_correction: int = 100
+    sql_max_sql_history_length: int = 100
+    sql_max_fallback_tables: int = 5
+    sql_max_tables_in_selection_prompt: int = 250
+    sql_confidence_threshold: float = 0.7
+    sql_max_hops: int = 4
+    sql_max_suggested_paths: int = 10
+    # How many tables the embedding pre-filter offers the LLM's table selector.
+    sql_prefilter_tables: int = 12
+    sql_query_timeout_s: float = 10.0
+    max_query_rows: int = 100
+    # Conversation memory (seed 002).
+    max_conversation_messages: int = 20
+    conversation_max_age_hours: float = 24.0
+    conversation_cleanup_interval_hours: float = 1.0
+    conversation_db_retry_attempts: int = 3
+    conversation_db_retry_delay: float = 0.1
+
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by
     # default: with the embedded 0.5B model, "auto" measured 0.925 on the concierge's routing
@@ -103,6 +139,15 @@ class Settings(BaseSettings):
     @property
     def telecom_billing_database(self) -> str:
         return self.telecom_billing_url or f"sqlite:///{self.data_dir / 'telecom_billing.sqlite'}"
+
+    @property
+    def analyst_database(self) -> str:
+        return self.analyst_database_url or f"sqlite:///{self.data_dir / 'analyst_demo.sqlite'}"
+
+    @property
+    def analyst_conversations_path(self) -> Path:
+        # A file of its own: its 24-hour cleanup must not delete other assistants' threads.
+        return self.data_dir / "analyst_conversations.sqlite"
 
     @property
     def checkpoint_path(self) -> Path:

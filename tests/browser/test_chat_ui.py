@@ -622,3 +622,262 @@ def test_picker_fits_a_phone(browser, multi_server, problems):
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
     finally:
         page.context.close()
+
+
+# ---------------------------------------------------------------- a data analyst: SQL and rows
+
+HOURS_Q = "How many hours did each technician log last week?"
+HOURS_A = "Ann logged 12.5 hours; Bob's hours are not recorded."
+HOURS_SQL = (
+    "SELECT t.name, SUM(w.hours) AS hours\n"
+    "FROM technicians t LEFT JOIN work_logs w ON w.technician_id = t.id\n"
+    "GROUP BY t.name LIMIT 100"
+)
+XSS = "<img src=x onerror=alert(1)>"
+MANUAL_Q = "What does the manual say about overtime?"
+MANUAL_A = "Overtime is logged as a separate work entry."
+
+
+class ScriptedAnalyst:
+    """A text-to-SQL AssistantService: progress events (route, tool, the SQL agent's steps,
+    one correction), the answer word by word, then `sources` with sql, columns and rows.
+
+    'hours' answers with two rows (a null among them), 'html' with a row holding markup,
+    'wide' with six columns, 'work orders' with 150 rows cut to a truncated 100, 'manual' from the manual (no SQL).
+    `gate` holds the stream after the progress events, before the first token."""
+
+    name = "analyst"
+    ready = True
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.gate.set()
+        self.calls: list[tuple[str, str]] = []
+
+    def info(self) -> dict[str, Any]:
+        return {
+            "assistant": "analyst",
+            "name": "Data analyst",
+            "location": None,
+            "categories": ["sql", "rag", "general"],
+            "document_count": 3,
+            "shows_sql": True,
+        }
+
+    async def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        self.calls.append((message, thread_id))
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        lowered = message.lower()
+        if "manual" in lowered:
+            yield ChatEvent("progress", {"stage": "route", "route": "rag"})
+            yield ChatEvent("progress", {"stage": "tool", "tool": "rag_agent"})
+            yield ChatEvent("replace", {"content": MANUAL_A})
+            yield ChatEvent(
+                "sources",
+                {
+                    "sources": ["Work logs — Overtime"],
+                    "route": "rag",
+                    "sql": None,
+                    "columns": [],
+                    "rows": [],
+                    "row_count": 0,
+                    "truncated": False,
+                },
+            )
+            yield ChatEvent("done", {"done": True})
+            return
+        yield ChatEvent("progress", {"stage": "route", "route": "sql"})
+        yield ChatEvent("progress", {"stage": "tool", "tool": "sql_agent"})
+        for step in ("select_tables", "generate_sql", "execute", "correct_sql", "execute"):
+            await asyncio.sleep(0.01)
+            yield ChatEvent("progress", {"stage": "step", "step": step})
+        while not self.gate.is_set():
+            await asyncio.sleep(0.02)
+        if "html" in lowered:
+            answer, columns = "One note found.", ["id", "note"]
+            rows: list[dict[str, Any]] = [{"id": 7, "note": XSS}]
+        elif "wide" in lowered:
+            answer = "Here is the asset register."
+            columns = ["asset_id", "asset_name", "building", "floor", "installed_on", "cost_eur"]
+            rows = [
+                {
+                    "asset_id": f"A-{i:04d}",
+                    "asset_name": "Rooftop air handling unit",
+                    "building": "North campus, block C",
+                    "floor": i,
+                    "installed_on": "2019-04-01",
+                    "cost_eur": 18250.75,
+                }
+                for i in range(1, 4)
+            ]
+        elif "work orders" in lowered:
+            answer, columns = "Here are the work orders.", ["id", "status"]
+            rows = [{"id": i, "status": "open"} for i in range(1, 151)]
+        else:
+            answer, columns = HOURS_A, ["name", "hours"]
+            rows = [{"name": "Ann", "hours": 12.5}, {"name": "Bob", "hours": None}]
+        for index, word in enumerate(answer.split(" ")):
+            await asyncio.sleep(0.005)
+            yield ChatEvent("token", {"content": word if index == 0 else f" {word}"})
+        yield ChatEvent(
+            "sources",
+            {
+                "sources": [],
+                "route": "sql",
+                "sql": HOURS_SQL,
+                "columns": columns,
+                "rows": rows,
+                "row_count": len(rows),
+                "truncated": len(rows) > 100,
+            },
+        )
+        yield ChatEvent("done", {"done": True})
+
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
+        raise NotImplementedError  # pragma: no cover - unused
+
+    async def aclose(self) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def analyst_pair() -> tuple[ScriptedConcierge, ScriptedAnalyst]:
+    return ScriptedConcierge(), ScriptedAnalyst()
+
+
+@pytest.fixture(scope="module")
+def analyst_server(analyst_pair) -> Iterator[LiveServer]:
+    with LiveServer(*analyst_pair) as server:
+        yield server
+
+
+@pytest.fixture
+def analyst_page(browser, analyst_server, problems):
+    page = open_page(browser, analyst_server, problems, viewport={"width": 1100, "height": 800})
+    page.get_by_label("Assistant").select_option("analyst")
+    expect(page.locator("#property-name")).to_have_text("Data analyst")
+    yield page
+    page.context.close()
+
+
+def test_analyst_progress_sql_and_rows_survive_reload(analyst_page, analyst_pair):
+    page = analyst_page
+    _, analyst = analyst_pair
+    analyst.gate.clear()  # hold the answer after the progress events
+    try:
+        send(page, HOURS_Q)
+        answer = assistant_messages(page).last
+        status = answer.locator(".progress-status")
+        # Every step went by; the last one (after a correction) is what is shown, quietly.
+        expect(status).to_have_text("Running the corrected query…")
+        expect(status).to_have_attribute("aria-hidden", "true")
+        expect(answer).to_have_attribute("data-status", "streaming")
+        expect(answer.locator(".bubble-text")).to_have_text("")
+        expect(answer.locator(".query-result")).to_have_count(0)
+    finally:
+        analyst.gate.set()
+
+    answer = wait_for_answer(page, HOURS_A)
+    expect(answer.locator(".progress-status")).to_have_count(0)
+    expect(answer.locator(".typing")).to_have_count(0)
+    expect(answer.locator(".sources")).to_have_count(0)  # no manual sections for SQL
+
+    def check(answer) -> None:
+        sql = answer.locator("details.sql-block")
+        expect(sql.locator("summary")).to_have_text("SQL that ran")
+        code = sql.locator("pre code")
+        expect(code).to_be_hidden()  # folded until asked for
+        assert code.text_content() == HOURS_SQL
+        sql.locator("summary").click()
+        expect(code).to_be_visible()
+        table = answer.locator("table.result-table")
+        expect(table.locator("thead th")).to_have_text(["name", "hours"])
+        expect(table.locator("tbody tr")).to_have_count(2)
+        expect(table.locator("caption")).to_have_text("2 rows")
+        expect(table.locator("tbody tr").nth(0).locator("td")).to_have_text(["Ann", "12.5"])
+        bob = table.locator("tbody tr").nth(1).locator("td")
+        expect(bob).to_have_text(["Bob", "—"])
+        # The numeric column is right-aligned, its null too; text is not.
+        aligns = table.locator("td, th").evaluate_all(
+            "cells => cells.map(c => getComputedStyle(c).textAlign)"
+        )
+        assert aligns == ["left", "right", "left", "right", "left", "right"]
+
+    check(answer)
+
+    stored = page.evaluate(f"JSON.parse(localStorage.getItem('{STORAGE_KEY}'))")
+    saved = stored["messages"][-1]
+    assert saved["sql"] == HOURS_SQL and saved["columns"] == ["name", "hours"]
+    assert saved["rows"][1] == {"name": "Bob", "hours": None} and saved["truncated"] is False
+    assert "progress" not in saved
+
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-state", "online")
+    expect(page.get_by_label("Assistant")).to_have_value("analyst")
+    restored = assistant_messages(page).last
+    expect(restored.locator(".bubble-text")).to_have_text(HOURS_A)
+    check(restored)
+
+    # A manual answer: its sections as chips, no SQL and no table; the conversation goes on.
+    send(page, MANUAL_Q)
+    manual = wait_for_answer(page, MANUAL_A)
+    expect(manual.locator(".source-chip")).to_have_text(["Work logs — Overtime"])
+    expect(manual.locator(".query-result")).to_have_count(0)
+    assert analyst.calls[-1][1] == analyst.calls[-2][1]
+
+
+def test_analyst_rows_are_text_and_capped(analyst_page, analyst_pair):
+    page = analyst_page
+    page.evaluate("window.__xss = 0; window.alert = () => { window.__xss += 1; }")
+    send(page, "Show the html note")
+    answer = wait_for_answer(page, "One note found.")
+    cell = answer.locator("tbody td").nth(1)
+    expect(cell).to_have_text(XSS)
+    assert cell.evaluate("td => td.children.length") == 0
+    assert answer.locator("img").count() == 0
+    expect(answer.locator("tbody td").first).to_have_text("7")
+
+    send(page, "Show many work orders")
+    many = wait_for_answer(page, "Here are the work orders.")
+    table = many.locator("table.result-table")
+    expect(table.locator("tbody tr")).to_have_count(100)
+    expect(table.locator("caption")).to_have_text("first 100 rows")
+
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-state", "online")
+    expect(assistant_messages(page)).to_have_count(2)
+    expect(assistant_messages(page).first.locator("tbody td").nth(1)).to_have_text(XSS)
+    assert page.locator("#messages img").count() == 0
+    expect(assistant_messages(page).last.locator("tbody tr")).to_have_count(100)
+    expect(assistant_messages(page).last.locator("caption")).to_have_text("first 100 rows")
+    assert page.evaluate("window.__xss || 0") == 0
+
+
+def test_analyst_wide_table_scrolls_inside_on_a_phone(browser, analyst_server, problems):
+    width = 360
+    page = open_page(
+        browser,
+        analyst_server,
+        problems,
+        viewport={"width": width, "height": 740},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+    )
+    try:
+        page.get_by_label("Assistant").select_option("analyst")
+        expect(page.locator("#property-name")).to_have_text("Data analyst")
+        send(page, "Show the wide asset register")
+        wait_for_answer(page, "Here is the asset register.")
+        page.locator(".sql-block summary").click()
+        # The table is wider than the phone: its own box scrolls, the page does not.
+        wrap = page.locator(".result-table-wrap")
+        assert wrap.evaluate("w => w.scrollWidth > w.clientWidth")
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for selector in [".sql-block", ".result-table-wrap"]:
+            box = page.locator(selector).first.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
+    finally:
+        page.context.close()

@@ -37,6 +37,8 @@ class GraphAssistant:
         answer_of: Callable[[dict[str, Any], str], Answer],
         sources_of: Callable[[dict[str, Any]], dict[str, Any]],
         resources: AsyncExitStack | None = None,
+        # LangGraph event -> a `progress` event (route chosen, tool started), or None.
+        progress_of: Callable[[dict[str, Any]], ChatEvent | None] | None = None,
     ):
         self.name = name
         self.graph = graph
@@ -47,6 +49,7 @@ class GraphAssistant:
         self._answer_of = answer_of
         self._sources_of = sources_of
         self._resources = resources
+        self._progress_of = progress_of
         self._closed = False
 
     @property
@@ -72,6 +75,7 @@ class GraphAssistant:
             sources_of=self._sources_of,
             context=self.context,
             durability=DURABILITY,
+            progress_of=self._progress_of,
         )
 
     async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:

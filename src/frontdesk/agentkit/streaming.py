@@ -45,7 +45,10 @@ async def stream_turn(
     sources_of: Callable[[dict[str, Any]], dict[str, Any]],
     context: Any = None,
     durability: Durability,
+    progress_of: Callable[[dict[str, Any]], ChatEvent | None] | None = None,
 ) -> AsyncIterator[ChatEvent]:
+    """`progress_of(event)` turns the LangGraph events an assistant cares about (a route
+    chosen, a tool started) into `progress` events; the rest are not shown."""
     yield ChatEvent("metadata", {"thread_id": thread_id})
     streamed: list[str] = []
     runs_seen: dict[str, int] = {}
@@ -55,6 +58,10 @@ async def stream_turn(
         ):
             kind = event["event"]
             node = event.get("metadata", {}).get("langgraph_node")
+            if progress_of is not None and kind in ("on_chain_start", "on_chain_end"):
+                progress = progress_of(event)
+                if progress is not None:
+                    yield progress
             if kind == "on_chain_start" and node in token_nodes and event["name"] == node:
                 runs_seen[node] = runs_seen.get(node, 0) + 1
                 if runs_seen[node] > 1 and streamed:

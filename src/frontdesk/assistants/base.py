@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
 # SSE event names, in the order a turn emits them:
-#   metadata -> token* (streamed generation) | replace (a canned reply) -> sources -> done
+#   metadata -> progress* (a step started: route chosen, tool running) -> token* (streamed
+#   generation) | replace (a canned reply) -> sources -> done
 #   error replaces everything after metadata when a turn fails.
-EventName = Literal["metadata", "token", "replace", "sources", "done", "error"]
+EventName = Literal["metadata", "progress", "token", "replace", "sources", "done", "error"]
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ from frontdesk.runtime import Models
 ASSISTANTS: dict[str, str] = {
     "concierge": "frontdesk.assistants.concierge.service",
     "telecom": "frontdesk.assistants.telecom.service",
+    "analyst": "frontdesk.assistants.analyst.service",
 }
 
 

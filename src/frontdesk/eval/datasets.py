@@ -74,7 +74,21 @@ class ToolCase:
     line: int = 0
 
 
-Case = RetrievalCase | RoutingCase | GuardrailCase | AnswerCase | NoContextCase | ToolCase
+@dataclass(frozen=True)
+class SQLCase:
+    """A question, the SQL that answers it, and the database both run on (`demo`, `chinook`)."""
+
+    question: str
+    gold_sql: str
+    db: str
+    tier: str | None = None
+    id: str | None = None
+    line: int = 0
+
+
+Case = (
+    RetrievalCase | RoutingCase | GuardrailCase | AnswerCase | NoContextCase | ToolCase | SQLCase
+)
 
 
 class _RowError(ValueError):
@@ -182,6 +196,17 @@ def _tools(row: dict[str, Any], line: int) -> ToolCase:
     return ToolCase(tuple(pairs), user_id, tool, dict(args), line)
 
 
+def _sql(row: dict[str, Any], line: int) -> SQLCase:
+    return SQLCase(
+        question=_text(row, "question") or "",
+        gold_sql=_text(row, "gold_sql") or "",
+        db=_text(row, "db") or "",
+        tier=_text(row, "tier", required=False),
+        id=_text(row, "id", required=False),
+        line=line,
+    )
+
+
 PARSERS: dict[str, Callable[[dict[str, Any], int], Case]] = {
     "retrieval": _retrieval,
     "routing": _routing,
@@ -189,6 +214,7 @@ PARSERS: dict[str, Callable[[dict[str, Any], int], Case]] = {
     "answers": _answers,
     "no_context": _no_context,
     "tools": _tools,
+    "sql": _sql,
 }
 
 

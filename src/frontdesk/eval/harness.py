@@ -15,6 +15,7 @@ from typing import Any
 
 from frontdesk.eval.agent_suites import run_no_context, run_tools
 from frontdesk.eval.datasets import PARSERS, load_dataset
+from frontdesk.eval.sql_suite import run_sql
 from frontdesk.eval.suites import (
     SuiteResult,
     run_answers,
@@ -30,6 +31,7 @@ SUITES: dict[str, Callable[..., Any]] = {
     "answers": run_answers,
     "no_context": run_no_context,
     "tools": run_tools,
+    "sql": run_sql,
 }
 # What each suite's callable is, for help texts and error messages.
 TARGETS: dict[str, str] = {
@@ -39,6 +41,7 @@ TARGETS: dict[str, str] = {
     "answers": "async ask(question, thread_id) -> str or Answer",
     "no_context": "gate(question) -> bool (NO_CONTEXT fired)",
     "tools": "async decide(case) -> (tool name or None, args)",
+    "sql": "async predict(case) -> SQLRun (the agent's rows and the gold SQL's rows)",
 }
 assert set(SUITES) == set(PARSERS) == set(TARGETS)
 
@@ -56,7 +59,7 @@ async def evaluate(
     if not callable(target):
         raise TypeError(f"the {suite} suite needs a callable: {TARGETS[suite]}")
     cases = load_dataset(suite, dataset)
-    if suite in ("answers", "tools"):
+    if suite in ("answers", "tools", "sql"):
         return await SUITES[suite](cases, target, **options)
     return SUITES[suite](cases, target, **options)
 

@@ -21,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from frontdesk import __version__
 from frontdesk.assistants.base import AssistantService
 from frontdesk.config import Settings, get_settings
+from frontdesk.server.analyst import ANALYST, InternalChatRequest, SeedEventEncoder
 from frontdesk.server.errors import ApiError, install_error_handlers
 from frontdesk.server.middleware import (
     RATE_LIMITED_PATHS,
@@ -231,6 +232,44 @@ def _add_routes(app: FastAPI) -> None:
             timeout_s=_settings(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
         )
+
+    @app.post(
+        "/internal/chat/stream",
+        response_class=Response,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {"schema": InternalChatRequest.model_json_schema()}
+                },
+            }
+        },
+        responses={
+            200: {
+                "description": "data: route_decision, tool_start, token*, complete (or error)",
+                "content": {"text/event-stream": {}},
+            },
+            404: {"description": "The analyst assistant is not loaded"},
+            413: {"description": "Request body too large"},
+            422: {"description": "Invalid request"},
+            429: {"description": "Rate limited; see Retry-After"},
+            503: {"description": "Assistant not ready"},
+        },
+        summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
+    )
+    async def internal_chat_stream(request: Request) -> EventSourceResponse:
+        body = await read_json_body(request, InternalChatRequest)
+        service = resolve_service(request, ANALYST)
+        stream = chat_sse_stream(
+            service,
+            body.input.message,
+            body.conversation.id,
+            timeout_s=_settings(request).sse_timeout_s,
+            request_id=request_id_of(request.scope),
+            user_id=body.conversation.user_id,
+            encode=SeedEventEncoder(),
+        )
+        return EventSourceResponse(stream)
 
     @app.get("/health", summary="Overall status; always 200, the body says degraded.")
     async def health(request: Request) -> dict[str, Any]:

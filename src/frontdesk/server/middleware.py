@@ -156,7 +156,7 @@ class _Bucket:
 
 
 # The endpoints that run a turn (and so cost model time): one bucket per client covers them all.
-RATE_LIMITED_PATHS = ("/chat", "/telecom/chat")
+RATE_LIMITED_PATHS = ("/chat", "/telecom/chat", "/internal/chat/stream")
 
 
 class RateLimitMiddleware:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anyio
@@ -42,7 +42,10 @@ async def chat_sse_stream(
     timeout_s: float,
     request_id: str | None = None,
     user_id: str | None = None,
+    encode: Callable[[str, dict[str, Any]], dict[str, str] | None] = sse_message,
 ) -> AsyncIterator[dict[str, str]]:
+    """`encode(event, data)` writes each event as an SSE message (None: not sent); the
+    default is the core's `event:` + JSON `data:` form."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout_s
     # `user_id` goes along only when the request names a customer, so a turn without one
@@ -55,8 +58,8 @@ async def chat_sse_stream(
         payload: dict[str, Any] = {"error": text}
         if request_id:
             payload["request_id"] = request_id
-        head = [] if sent_metadata else [sse_message("metadata", {"thread_id": thread_id})]
-        return [*head, sse_message("error", payload)]
+        head = [] if sent_metadata else [encode("metadata", {"thread_id": thread_id})]
+        return [m for m in (*head, encode("error", payload)) if m is not None]
 
     try:
         # Inside the `try`: a service whose stream() fails when called still gets an `error`.
@@ -72,9 +75,13 @@ async def chat_sse_stream(
             if not isinstance(event, ChatEvent):
                 raise TypeError(f"assistant yielded {type(event).__name__}, not ChatEvent")
             if not sent_metadata and event.event != "metadata":
-                yield sse_message("metadata", {"thread_id": thread_id})
+                head = encode("metadata", {"thread_id": thread_id})
+                if head is not None:
+                    yield head
             sent_metadata = True
-            yield sse_message(event.event, event.data)
+            message = encode(event.event, event.data)
+            if message is not None:
+                yield message
             if event.event == "done":
                 # Nothing may follow `done`; a service's own `error` is passed through and
                 # whatever it sends after it (normally `done`) too.

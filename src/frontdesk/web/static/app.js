@@ -2,6 +2,9 @@
 // Plain browser JavaScript: no build step, no dependencies, no inline handlers (CSP).
 // Several assistants may be served: a picker (from GET /assistants) chooses which answers;
 // one that acts for a customer (info.takes_user_id) gets a Customer ID field.
+// While an answer is on its way, `progress` events (route chosen, tool or step started) show as
+// a status line in the pending bubble; a data analyst's `sources` may carry the SQL that ran and
+// its rows, shown under the answer as a folded SQL block and a table.
 "use strict";
 
 (() => {
@@ -11,6 +14,13 @@
   const DEFAULT_CUSTOMER_ID = "u123";
   const MAX_STORED_MESSAGES = 200;
   const MAX_MESSAGE_CHARS = 4096;
+  // At most this many result rows are kept and drawn per answer (the server's own cap too).
+  const MAX_TABLE_ROWS = 100;
+  // If localStorage is full, the conversation is saved again keeping only this many of the
+  // most recent result tables (their SQL always stays), and then none.
+  const STORED_TABLE_FALLBACKS = [Infinity, 5, 0];
+  // A cell with more text than this wraps instead of widening the table.
+  const LONG_CELL_CHARS = 48;
 
   const $ = (id) => document.getElementById(id);
   const ui = {
@@ -68,17 +78,31 @@
     }
   }
 
+  function storedMessages(keepTables) {
+    let tables = 0;
+    return state.messages.slice(-MAX_STORED_MESSAGES).reverse().map(
+      ({ role, text, sources, citations, tools, status, error, sql, columns, rows, truncated }) => {
+        const stored = { role, text, sources, citations, tools, status, error, sql };
+        if (Array.isArray(columns) && columns.length && tables++ < keepTables) {
+          Object.assign(stored, { columns, rows, truncated });
+        }
+        return stored;
+      }).reverse();
+  }
+
   function saveConversation() {
-    try {
-      localStorage.setItem(STORAGE_KEY, JSON.stringify({
-        threadId: state.threadId,
-        assistant: state.assistant,
-        messages: state.messages.slice(-MAX_STORED_MESSAGES).map(
-          ({ role, text, sources, citations, tools, status, error }) =>
-            ({ role, text, sources, citations, tools, status, error })),
-      }));
-    } catch (err) {
-      // Private mode or a full quota: the chat still works, it just will not survive a reload.
+    for (const keepTables of STORED_TABLE_FALLBACKS) {
+      try {
+        localStorage.setItem(STORAGE_KEY, JSON.stringify({
+          threadId: state.threadId,
+          assistant: state.assistant,
+          messages: storedMessages(keepTables),
+        }));
+        return;
+      } catch (err) {
+        // A full quota: try again with fewer result tables. Private mode: the chat still
+        // works, it just will not survive a reload.
+      }
     }
   }
 
@@ -155,9 +179,25 @@
       typing.remove();
     }
 
+    // "Running the query…" next to the dots until the first token. Hidden from screen readers
+    // (and outside the live announcements): only the answer itself is read out.
+    const statusLine = waiting && typeof message.progress === "string" ? message.progress : "";
+    let progress = bubble.querySelector(".progress-status");
+    if (statusLine) {
+      if (!progress) {
+        progress = el("span", "progress-status");
+        progress.setAttribute("aria-hidden", "true");
+        bubble.append(progress);
+      }
+      if (progress.textContent !== statusLine) progress.textContent = statusLine;
+    } else if (progress) {
+      progress.remove();
+    }
+
     const body = item.querySelector(".message-body");
     for (const node of body.querySelectorAll(".sources, .tools")) node.remove();
     const failed = message.status === "error";
+    updateQueryResult(message, body, bubble, failed);
     const citations = failed ? [] : asList(message.citations);
     const sources = failed ? [] : asList(message.sources);
     if (citations.length) body.append(renderCitations(citations));
@@ -173,6 +213,165 @@
 
   function asList(value) {
     return Array.isArray(value) ? value : [];
+  }
+
+  // ---------- a data analyst's query: the SQL that ran and its rows ----------
+  function queryOf(message) {
+    const sql = typeof message.sql === "string" ? message.sql.trim() : "";
+    const columns = asList(message.columns).map((c) => String(c));
+    return { sql, columns, rows: asList(message.rows), truncated: Boolean(message.truncated) };
+  }
+
+  // Drawn once per `sources` event (not again on every later update, so a screen reader is not
+  // handed the table twice, and an opened SQL block stays open).
+  function updateQueryResult(message, body, bubble, failed) {
+    const query = queryOf(message);
+    const wanted = !failed && (query.sql || query.columns.length);
+    let block = body.querySelector(".query-result");
+    const stale = block
+      && (block.frontdeskRows !== message.rows || block.frontdeskSql !== message.sql);
+    if (block && (!wanted || stale)) {
+      block.remove();
+      block = null;
+    }
+    if (!wanted || block) return;
+    block = el("div", "query-result");
+    // Not read out as it arrives: the answer sums it up; the table is there to browse.
+    block.setAttribute("aria-live", "off");
+    block.frontdeskRows = message.rows;
+    block.frontdeskSql = message.sql;
+    if (query.sql) block.append(renderSql(query.sql));
+    if (query.columns.length) block.append(renderTable(query));
+    bubble.after(block);
+  }
+
+  function renderSql(sql) {
+    const details = el("details", "sql-block");
+    details.append(el("summary", "", "SQL that ran"));
+    const pre = el("pre");
+    pre.append(el("code", "", sql));
+    details.append(pre);
+    return details;
+  }
+
+  function isNumber(value) {
+    return typeof value === "number" && Number.isFinite(value);
+  }
+
+  function isEmpty(value) {
+    return value === null || value === undefined;
+  }
+
+  function cellValue(row, column, index) {
+    if (Array.isArray(row)) return row[index];
+    return row && typeof row === "object" ? row[column] : undefined;
+  }
+
+  function cellText(value) {
+    if (isEmpty(value)) return "—";
+    if (typeof value === "object") return compactJson(value);
+    return String(value);
+  }
+
+  function renderTable({ columns, rows, truncated }) {
+    const shown = rows.slice(0, MAX_TABLE_ROWS);
+    const values = shown.map((row) => columns.map((column, i) => cellValue(row, column, i)));
+    // A column is numeric (right-aligned, header too) when every value in it is a number.
+    const numeric = columns.map((_, index) => {
+      const present = values.map((cells) => cells[index]).filter((v) => !isEmpty(v));
+      return present.length > 0 && present.every(isNumber);
+    });
+
+    const wrap = el("div", "result-table-wrap");
+    wrap.tabIndex = 0; // scrollable sideways with the keyboard
+    wrap.setAttribute("role", "region");
+    const table = el("table", "result-table");
+    const partial = truncated || rows.length > shown.length;
+    const caption = partial
+      ? `first ${shown.length} rows`
+      : `${shown.length} ${shown.length === 1 ? "row" : "rows"}`;
+    table.append(el("caption", "", caption));
+    wrap.setAttribute("aria-label", `Query result, ${caption}`);
+
+    const headRow = el("tr");
+    columns.forEach((column, index) => {
+      const th = el("th", numeric[index] ? "num" : "", column);
+      th.scope = "col";
+      headRow.append(th);
+    });
+    const thead = el("thead");
+    thead.append(headRow);
+
+    const tbody = el("tbody");
+    for (const cells of values) {
+      const tr = el("tr");
+      cells.forEach((value, index) => {
+        const empty = isEmpty(value);
+        const text = cellText(value);
+        const classes = [
+          isNumber(value) || numeric[index] ? "num" : "",
+          empty ? "null" : "",
+          text.length > LONG_CELL_CHARS ? "long" : "",
+        ];
+        const td = el("td", classes.filter(Boolean).join(" "), text);
+        if (empty) td.title = "no value";
+        tr.append(td);
+      });
+      tbody.append(tr);
+    }
+    table.append(thead, tbody);
+    wrap.append(table);
+    return wrap;
+  }
+
+  // ---------- progress: what the assistant is doing before its first token ----------
+  const ROUTE_TEXT = new Map([
+    ["sql", "Querying the database…"],
+    ["rag", "Searching the manual…"],
+    ["general", "Thinking…"],
+    ["refuse", "Checking the request…"],
+    ["blocked", "Checking the request…"],
+  ]);
+  const TOOL_TEXT = new Map([
+    ["sql_agent", "Querying the database…"],
+    ["rag_agent", "Searching the manual…"],
+    ["general_agent", "Writing an answer…"],
+  ]);
+
+  function humanize(text) {
+    if (typeof text !== "string") return "";
+    const words = text.replace(/[_-]+/g, " ").trim();
+    return words ? words.charAt(0).toUpperCase() + words.slice(1) : "";
+  }
+
+  // The status line for one `progress` event; unknown stages and names still say something.
+  function progressText(message, data) {
+    const stage = data && data.stage;
+    if (stage === "route") return ROUTE_TEXT.get(data.route) || "Working on it…";
+    if (stage === "tool") {
+      if (TOOL_TEXT.has(data.tool)) return TOOL_TEXT.get(data.tool);
+      const tool = humanize(data.tool).toLowerCase();
+      return tool ? `Using ${tool}…` : "Working on it…";
+    }
+    if (stage === "step") {
+      switch (data.step) {
+        case "select_tables":
+          return "Querying the database… · choosing tables";
+        case "generate_sql":
+          return "Querying the database… · writing SQL";
+        case "execute":
+          return message.corrections ? "Running the corrected query…" : "Running the query…";
+        case "correct_sql":
+          // The first correction is the second attempt at the query.
+          message.corrections = (message.corrections || 0) + 1;
+          return `Fixing the SQL (attempt ${message.corrections + 1})…`;
+        default: {
+          const step = humanize(data.step);
+          return step ? `${step}…` : message.progress || "Working on it…";
+        }
+      }
+    }
+    return message.progress || "Working on it…";
   }
 
   function compactJson(value) {
@@ -330,12 +529,28 @@
       case "replace":
         message.text = data.content || "";
         break;
-      case "sources":
-        // The concierge sends {sources}; telecom adds citations, used_tools and route.
+      case "progress":
+        message.progress = progressText(message, data);
+        break;
+      case "sources": {
+        // The concierge sends {sources}; telecom adds citations, used_tools and route; the
+        // analyst adds sql, columns, rows, row_count and truncated.
         message.sources = asList(data.sources);
         message.citations = asList(data.citations);
         message.tools = asList(data.used_tools);
+        const sql = typeof data.sql === "string" ? data.sql.trim() : "";
+        const columns = asList(data.columns).map((c) => String(c));
+        message.sql = sql || undefined;
+        if (columns.length) {
+          const rows = asList(data.rows);
+          message.columns = columns;
+          message.rows = rows.slice(0, MAX_TABLE_ROWS);
+          message.truncated = Boolean(data.truncated) || rows.length > MAX_TABLE_ROWS;
+        } else {
+          message.columns = message.rows = message.truncated = undefined;
+        }
         break;
+      }
       case "done":
         // A service may send `done` after its own `error`; the error stays on screen.
         if (message.status === "streaming") message.status = "done";
@@ -476,7 +691,9 @@
       ui.hintSource.textContent = "Answers come from the property's own information.";
     } else {
       ui.welcomeText.textContent = `I'm the ${name} assistant. Ask me anything, or start with a topic:`;
-      ui.hintSource.textContent = "Answers come from the assistant's own documentation.";
+      ui.hintSource.textContent = info.shows_sql
+        ? "Answers come from the database and its documentation."
+        : "Answers come from the assistant's own documentation.";
     }
     const categories = Array.isArray(info.categories) ? info.categories.slice(0, 8) : [];
     ui.suggestions.replaceChildren(...categories.map((category) => {

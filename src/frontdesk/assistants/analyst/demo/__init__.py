@@ -1,0 +1,1 @@
+"""The demo field-service database: schema, deterministic data, SQLite and MariaDB builders."""

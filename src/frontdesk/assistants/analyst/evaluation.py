@@ -1,0 +1,119 @@
+"""Evaluation targets for the analyst: the SQL graph agent on labelled questions.
+
+`frontdesk eval sql --assistant analyst [--dataset FILE]` runs each row's question through the
+SQL graph agent on the row's database (`demo`: the configured one; `chinook`: the public
+sample database; more via FRONTDESK_ANALYST_DATABASES='{"name": "sqlalchemy-url"}') and
+executes the gold SQL there through the same read-only path.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.state import AnalystContext
+from frontdesk.assistants.analyst.toolkit import SQLToolkit
+from frontdesk.config import Settings
+from frontdesk.eval.datasets import SQLCase
+from frontdesk.eval.sql_suite import SQLRun
+from frontdesk.eval.suites import EvalError
+from frontdesk.runtime import Models
+
+# The public Chinook sample beside the checkout (../shared/datasets), when present.
+SHARED = Path(__file__).resolve().parents[5] / "shared"
+CHINOOK = SHARED / "datasets" / "chinook" / "Chinook_Sqlite.sqlite"
+
+
+def database_urls(settings: Settings) -> dict[str, str | None]:
+    """Database names a dataset may use -> URL (None: the configured/demo database)."""
+    urls: dict[str, str | None] = {"demo": None}
+    if CHINOOK.exists():
+        urls["chinook"] = f"sqlite:///{CHINOOK}"
+    urls.update(settings.analyst_databases)
+    return urls
+
+
+def gold_is_ordered(sql: str, dialect: str) -> bool:
+    """Whether the gold query orders its result (then the order must match too)."""
+    tree = sqlglot.parse_one(sql, read=dialect)
+    return isinstance(tree, exp.Query) and tree.args.get("order") is not None
+
+
+class SQLTarget:
+    """`await target(case) -> SQLRun`; opens each database once."""
+
+    def __init__(self, settings: Settings, models: Models):
+        self.settings = settings
+        self.models = models
+        self.urls = database_urls(settings)
+        self.graph = build_sql_graph(pre_validation=settings.sql_pre_validation_enabled)
+        self.toolkits: dict[str, SQLToolkit] = {}
+
+    def toolkit(self, db: str) -> SQLToolkit:
+        from frontdesk.assistants.analyst.service import open_database
+
+        if db not in self.toolkits:
+            if db not in self.urls:
+                raise EvalError(
+                    f"unknown database {db!r}; known: {', '.join(sorted(self.urls))} "
+                    "(add more with FRONTDESK_ANALYST_DATABASES)"
+                )
+            url = self.urls[db]
+            self.toolkits[db] = open_database(self.settings, self.models, url=url, name=db)
+        return self.toolkits[db]
+
+    def gold_rows(self, tk: SQLToolkit, case: SQLCase) -> list[tuple[Any, ...]]:
+        prepared = tk.prepare(case.gold_sql)
+        if not prepared.ok:
+            raise EvalError(f"line {case.line}: the gold SQL fails the checks: {prepared.error}")
+        result = tk.execute(prepared.sql)
+        if not result.ok:
+            raise EvalError(f"line {case.line}: the gold SQL failed: {result.error}")
+        return [tuple(row) for row in result.rows]
+
+    async def __call__(self, case: SQLCase) -> SQLRun:
+        tk = self.toolkit(case.db)
+        gold = self.gold_rows(tk, case)
+        context = AnalystContext(
+            llm=self.models.chat, router=None, sql=tk, sql_graph=self.graph, manual=None
+        )
+        limits = tk.limits
+        state = await self.graph.ainvoke(
+            {
+                "question": case.question,
+                "retries": 0,
+                "iterations": 0,
+                "sql_correction_attempts": 0,
+                "correction_history": [],
+                "max_correction_attempts": limits.correction_max_attempts,
+                "max_iterations": limits.agent_max_iterations,
+            },
+            context=context,
+        )
+        ran = state.get("outcome") in ("answered", "empty")
+        columns = state.get("column_names") or []
+        rows = [tuple(r.get(c) for c in columns) for r in state.get("structured_result") or []]
+        history = state.get("correction_history") or []
+        return SQLRun(
+            predicted_rows=rows if ran else None,
+            gold_rows=gold,
+            sql=state.get("executed_sql") or state.get("sql"),
+            attempts=state.get("iterations", 1),  # queries written: first, regenerated, corrected
+            corrections=state.get("sql_correction_attempts", 0),
+            needed_correction=bool(history),
+            outcome=state.get("outcome"),
+            error=None if ran else state.get("last_sql_error"),
+            ordered=gold_is_ordered(case.gold_sql, tk.dialect),
+        )
+
+    def close(self) -> None:
+        for tk in self.toolkits.values():
+            tk.engine.dispose()
+
+
+def sql_target(settings: Settings, models: Models) -> SQLTarget:
+    return SQLTarget(settings, models)

@@ -1,0 +1,568 @@
+"""The join graph: which tables join on which columns, built once offline for the SQL analyst.
+
+A text-to-SQL agent over 120+ tables cannot guess joins reliably, so the joins are computed
+ahead of time and handed to it (see `join_paths.JoinPathFinder`). Three sources are merged:
+
+1. declared foreign keys, read with SQLAlchemy introspection (type `foreign_key`, confidence 1);
+2. naming inference (`employeeId` -> `employee.id`, Chinook-style `Album.ArtistId` ->
+   `Artist.ArtistId`; type `inferred`, confidence < 1), because many production schemas
+   declare few or no foreign keys;
+3. a manual overrides file (`join_graph_manual.json`: add, remove, hide tables; type `manual`).
+
+An optional LLM pass then drops implausible inferred relationships, and the result is saved as
+`join_graph_validated.json` (format: `JoinGraph.to_dict`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+REL_TYPES = ("foreign_key", "manual", "inferred")
+# Which source wins when two relationships join the same two columns.
+_PRIORITY = {"foreign_key": 3, "manual": 2, "inferred": 1}
+_REL_FIELDS = ("from_table", "from_column", "to_table", "to_column")
+
+
+@dataclass(frozen=True)
+class TableInfo:
+    """A table's columns, its single-column unique keys and its primary key (in key order).
+
+    `no_transit`: join paths may end at this table but never pass through it (an audit
+    `user` table that every `createdBy` points at would otherwise join anything to anything).
+    """
+
+    columns: tuple[str, ...]
+    unique_columns: tuple[str, ...] = ()
+    primary_key: tuple[str, ...] = ()
+    no_transit: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("columns", "unique_columns", "primary_key"):
+            object.__setattr__(self, name, tuple(getattr(self, name)))
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "columns": list(self.columns),
+            "unique_columns": list(self.unique_columns),
+        }
+        if self.primary_key:
+            data["primary_key"] = list(self.primary_key)
+        if self.no_transit:
+            data["no_transit"] = True
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableInfo:
+        keys = data.get("unique_columns", ()), data.get("primary_key", ())
+        return cls(data["columns"], *keys, bool(data.get("no_transit", False)))
+
+
+@dataclass(frozen=True)
+class Relationship:
+    """`from_table.from_column = to_table.to_column`; joinable in either direction."""
+
+    from_table: str
+    from_column: str
+    to_table: str
+    to_column: str
+    type: str = "foreign_key"
+    confidence: float = 1.0
+    cardinality: str = "N:1"
+
+    def __post_init__(self) -> None:
+        if self.type not in REL_TYPES:
+            raise ValueError(f"relationship type must be one of {REL_TYPES}, got {self.type!r}")
+        if not 0.0 < self.confidence <= 1.0:
+            raise ValueError(f"confidence must be in (0, 1], got {self.confidence!r}")
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.from_table, self.from_column, self.to_table, self.to_column)
+
+    @property
+    def pair_key(self) -> tuple[tuple[str, str], tuple[str, str]]:
+        """The two column endpoints, orientation-free: `a = b` and `b = a` are one join."""
+        a, b = (self.from_table, self.from_column), (self.to_table, self.to_column)
+        return (a, b) if a <= b else (b, a)
+
+    def describe(self) -> str:
+        return f"{self.from_table}.{self.from_column} -> {self.to_table}.{self.to_column}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from_table": self.from_table,
+            "from_column": self.from_column,
+            "to_table": self.to_table,
+            "to_column": self.to_column,
+            "type": self.type,
+            "confidence": round(self.confidence, 4),
+            "cardinality": self.cardinality,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Relationship:
+        missing = [f for f in _REL_FIELDS if not data.get(f)]
+        if missing:
+            raise ValueError(f"relationship {dict(data)!r} lacks {', '.join(missing)}")
+        return cls(
+            *(str(data[f]) for f in _REL_FIELDS),
+            type=data.get("type", "foreign_key"),
+            confidence=float(data.get("confidence", 1.0)),
+            cardinality=data.get("cardinality", "N:1"),
+        )
+
+
+@dataclass
+class JoinGraph:
+    """Tables (logical names) and the relationships between them; JSON round-trips."""
+
+    tables: dict[str, TableInfo]
+    relationships: list[Relationship]
+    version: int = FORMAT_VERSION
+
+    def columns_of(self, table: str) -> list[str]:
+        try:
+            return list(self.tables[table].columns)
+        except KeyError:
+            raise KeyError(f"unknown table {table!r} in the join graph") from None
+
+    def relationships_of(self, table: str) -> list[Relationship]:
+        return [r for r in self.relationships if table in (r.from_table, r.to_table)]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "tables": {name: info.to_dict() for name, info in sorted(self.tables.items())},
+            "relationships": [r.to_dict() for r in self.relationships],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> JoinGraph:
+        version = data.get("version", FORMAT_VERSION)
+        if version != FORMAT_VERSION:
+            raise ValueError(f"unsupported join graph version {version!r} (expected 1)")
+        tables = {name: TableInfo.from_dict(t) for name, t in data.get("tables", {}).items()}
+        rels = [Relationship.from_dict(r) for r in data.get("relationships", [])]
+        return cls(tables, rels, version)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_dict(), indent=2) + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> JoinGraph:
+        return cls.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def cardinality(tables: Mapping[str, TableInfo], ft: str, fc: str, tt: str, tc: str) -> str:
+    """`N:1` when only the target column is unique, `1:1` when both are, `N:M` when neither."""
+    from_unique = fc in tables[ft].unique_columns if ft in tables else False
+    to_unique = tc in tables[tt].unique_columns if tt in tables else False
+    return {
+        (True, True): "1:1",
+        (False, True): "N:1",
+        (True, False): "1:N",
+        (False, False): "N:M",
+    }[(from_unique, to_unique)]
+
+
+# ---------------------------------------------------------------- introspection
+
+
+def _excluded(name: str, exclude: Iterable[str], prefixes: Sequence[str]) -> bool:
+    return name in set(exclude) or any(name.startswith(p) for p in prefixes if p)
+
+
+def introspect(
+    engine: Any,
+    *,
+    exclude: Iterable[str] = (),
+    exclude_prefixes: Sequence[str] = ("_",),
+    schema: str | None = None,
+) -> JoinGraph:
+    """Tables (views skipped) and declared single-column foreign keys of `engine`'s database.
+
+    Composite foreign keys are skipped: one `a.x = b.y` edge would join them wrongly.
+    """
+    from sqlalchemy import inspect
+
+    insp = inspect(engine)
+    exclude = set(exclude)
+    names = [
+        n
+        for n in insp.get_table_names(schema=schema)
+        if not _excluded(n, exclude, exclude_prefixes)
+    ]
+    tables: dict[str, TableInfo] = {}
+    fks: list[tuple[str, dict[str, Any]]] = []
+    for name in names:
+        columns = [c["name"] for c in insp.get_columns(name, schema=schema)]
+        pk = list(insp.get_pk_constraint(name, schema=schema).get("constrained_columns") or [])
+        keys = [pk, *(u["column_names"] for u in insp.get_unique_constraints(name, schema))]
+        keys += [i["column_names"] for i in insp.get_indexes(name, schema) if i.get("unique")]
+        # MySQL reports a unique key as both a constraint and an index: dict.fromkeys dedupes.
+        unique = list(dict.fromkeys(k[0] for k in keys if len(k) == 1 and k[0]))
+        tables[name] = TableInfo(columns, unique, pk)
+        fks += [(name, fk) for fk in insp.get_foreign_keys(name, schema=schema)]
+    # MySQL with case-insensitive table names may spell a referred table differently.
+    by_lower = {n.lower(): n for n in tables}
+    same_schema = (None, schema, insp.default_schema_name)
+    declared = []
+    for name, fk in fks:
+        src, dst = fk["constrained_columns"], fk["referred_columns"]
+        target = by_lower.get(fk["referred_table"].lower(), fk["referred_table"])
+        if len(src) != 1 or len(dst) != 1:
+            log.info("skipping composite foreign key %s(%s) -> %s", name, src, target)
+            continue
+        if target not in tables or fk.get("referred_schema") not in same_schema:
+            continue  # references an excluded table or another schema
+        ends = (name, src[0], target, dst[0])
+        declared.append(Relationship(*ends, "foreign_key", 1.0, cardinality(tables, *ends)))
+    return JoinGraph(tables, _sorted(declared))
+
+
+# ---------------------------------------------------------------- naming inference
+
+# Confidence by how a column name points at a table; justified in infer_relationships.
+PK_NAME_MATCH = 0.95
+NAME_EXACT = 0.9
+NAME_VARIANT = 0.75
+ROLE_EXACT = 0.65
+ROLE_VARIANT = 0.55
+AMBIGUITY_PENALTY = 0.1
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def split_name(name: str) -> list[str]:
+    """Lower-case words of a camelCase, PascalCase or snake_case name: `WorkOrderID` -> 3."""
+    return [w.lower() for part in re.split(r"[\W_]+", name) for w in _WORD.findall(part)]
+
+
+def _variants(word: str) -> set[str]:
+    """Plural/singular forms of an English noun, good enough for table names."""
+    out = {word + "s", word + "es"}
+    if word.endswith("ies"):
+        out.add(word[:-3] + "y")
+    if word.endswith("es"):
+        out.add(word[:-2])
+    if word.endswith("s"):
+        out.add(word[:-1])
+    if word.endswith("y"):
+        out.add(word[:-1] + "ies")
+    return out - {word, ""}
+
+
+def key_column(info: TableInfo) -> str | None:
+    """The column other tables point at: a unique `id`, else the single-column primary key."""
+    ids = [c for c in info.unique_columns if c.lower() == "id"]
+    return ids[0] if ids else (info.primary_key[0] if len(info.primary_key) == 1 else None)
+
+
+def _same_style(table: str, column: str) -> bool:
+    # Case never matters (fooId / FooId / foo_id all name `foo`), but `work_order_id` naming
+    # the table `workOrder` mixes snake and camel case: a weaker, variant match.
+    return len(split_name(table)) < 2 or ("_" in table) == ("_" in column)
+
+
+def infer_relationships(
+    tables: Mapping[str, TableInfo], existing: Iterable[Relationship] = ()
+) -> list[Relationship]:
+    """Relationships suggested by column names (type `inferred`), for undeclared foreign keys.
+
+    Confidences, against the default path-finding threshold of 0.7:
+    - 0.95: the column is spelled like another table's distinctive key (`Album.ArtistId` ->
+      `Artist.ArtistId`): the schema author named both alike on purpose;
+    - 0.9: `<table>Id` / `<table>_id` (any case) -> that table's key (`employeeId` -> `employee`);
+    - 0.75: the same through a plural/singular or snake/camel variant (`employeeId` ->
+      `employees.id`), still used for joins;
+    - 0.65 / 0.55: role-prefixed (`assignedEmployeeId` -> `employee.id`; weakest: a role on
+      the tail of the column's own table name, `partCategory.parentCategoryId`, or a child
+      table named after it, `customer.primaryContactId` -> `customerContact`). Usually right, but a
+      table often has several role columns to the same target (created/assigned/approved by),
+      and the path finder cannot know which one a question means; a silently wrong join gives
+      wrong numbers, a missing one gives a visible "no path". So they stay below the threshold
+      (kept in the graph for review) until a manual override or a lower threshold admits them.
+    Several equally good targets lose 0.1 each. Self-matches are skipped except role-prefixed
+    ones (`parentWorkOrderId`); columns that already have an `existing` relationship, and
+    pairs it already joins, are skipped.
+    """
+    existing = list(existing)
+    covered = {(r.from_table, r.from_column) for r in existing}
+    joined = {r.pair_key for r in existing}
+    by_words: dict[str, list[str]] = {}  # "workorder" -> ["workOrder"]
+    by_key: dict[str, list[str]] = {}  # "artistid" -> ["Artist"] for distinctive keys
+    for name, info in tables.items():
+        key = key_column(info)
+        if key is None:
+            continue
+        by_words.setdefault("".join(split_name(name)), []).append(name)
+        words = split_name(key)
+        if len(words) >= 2 and words[-1] == "id":
+            by_key.setdefault("".join(words), []).append(name)
+
+    def level_hits(source: str, column: str, stem: list[str], role: bool) -> dict[str, float]:
+        exact, variant = (ROLE_EXACT, ROLE_VARIANT) if role else (NAME_EXACT, NAME_VARIANT)
+        hits: dict[str, float] = {}
+        for t in by_words.get("".join(stem), []):
+            hits[t] = exact if _same_style(t, column) else variant
+        for form in _variants(stem[-1]):
+            for t in by_words.get("".join(stem[:-1]) + form, []):
+                hits.setdefault(t, variant)
+        if not role:
+            hits.pop(source, None)  # only role-prefixed columns may point at their own table
+        if not hits:  # weak hints, for review: child tables named after their parent ...
+            src = split_name(source)
+            hits = dict.fromkeys(by_words.get("".join(src + stem), []), ROLE_VARIANT)
+            if role and src[-len(stem) :] == stem:  # ... and `partCategory.parentCategoryId`
+                hits[source] = ROLE_VARIANT
+        return hits
+
+    found: list[Relationship] = []
+    for source, info in tables.items():
+        own_key = {key_column(info), *info.primary_key}
+        for column in info.columns:
+            words = split_name(column)
+            if len(words) < 2 or words[-1] != "id" or (source, column) in covered:
+                continue
+            hits = level_hits(source, column, words[:-1], role=False)
+            named = set(hits)
+            for t in by_key.get("".join(words), []):
+                # A table's own key points elsewhere only to a table it names (1:1 extension:
+                # `employee_detail.EmployeeID`), not to every table sharing its key's name.
+                if t != source and (column not in own_key or t in named):
+                    strong = key_column(tables[t]).lower() == column.lower()  # type: ignore[union-attr]
+                    hits[t] = max(hits.get(t, 0.0), PK_NAME_MATCH if strong else NAME_EXACT)
+            # Shorter stems are role prefixes; a table's own key never gets one (`workOrderId`
+            # in `workOrder` does not point at `order`).
+            for start in range(1, len(words) - 1):
+                if hits or column in own_key:
+                    break
+                hits = level_hits(source, column, words[start:-1], role=True)
+            if not hits:
+                continue
+            best = max(hits.values())
+            winners = sorted(t for t, conf in hits.items() if conf == best)
+            # Several tables keyed `EmployeeID` (a 1:1 extension table too): the one whose
+            # name the column also spells is meant.
+            winners = [t for t in winners if t in named] or winners
+            conf = best - AMBIGUITY_PENALTY if len(winners) > 1 else best
+            for target in winners:
+                to_column = key_column(tables[target])
+                assert to_column is not None
+                ends = (source, column, target, to_column)
+                card = cardinality(tables, *ends)
+                rel = Relationship(*ends, "inferred", round(conf, 4), card)
+                if rel.pair_key not in joined:
+                    joined.add(rel.pair_key)
+                    found.append(rel)
+    return _sorted(found)
+
+
+# ---------------------------------------------------------------- manual overrides
+
+
+@dataclass(frozen=True)
+class ManualOverrides:
+    """Relationships to add (type `manual`), to remove (any type); tables to hide, and
+    tables join paths must not pass through (see `TableInfo.no_transit`)."""
+
+    add: tuple[Relationship, ...] = ()
+    remove: tuple[dict[str, str], ...] = ()
+    hidden: frozenset[str] = field(default_factory=frozenset)
+    no_transit: frozenset[str] = field(default_factory=frozenset)
+
+    def removes(self, rel: Relationship) -> bool:
+        """Whether a remove entry matches `rel` (in either orientation; absent fields = any)."""
+        flipped = dict(zip(_REL_FIELDS, (rel.to_table, rel.to_column, *rel.key[:2]), strict=True))
+        straight = dict(zip(_REL_FIELDS, rel.key, strict=True))
+        return any(
+            all(spec[k] == side[k] for k in spec)
+            for spec in self.remove
+            for side in (straight, flipped)
+        )
+
+
+def load_manual(path: str | Path | None) -> ManualOverrides:
+    """Parse `{"add": [...], "remove": [...], "hidden": [...], "no_transit": [...]}`; a table
+    can also be flagged as `"tables": {"t": {"hidden": true, "no_transit": true}}`."""
+    if path is None:
+        return ManualOverrides()
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    add = []
+    for item in data.get("add", []):
+        rel = Relationship.from_dict({**item, "type": "manual", "cardinality": ""})
+        add.append(rel)
+    remove = []
+    for item in data.get("remove", []):
+        spec = {k: str(item[k]) for k in _REL_FIELDS if item.get(k)}
+        if "from_table" not in spec or "from_column" not in spec:
+            raise ValueError(f"{path}: a remove entry needs from_table and from_column: {item!r}")
+        remove.append(spec)
+    flags = {}
+    for flag in ("hidden", "no_transit"):
+        names = set(data.get(flag, []))
+        flags[flag] = frozenset(
+            names | {t for t, o in data.get("tables", {}).items() if o.get(flag)}
+        )
+    return ManualOverrides(tuple(add), tuple(remove), **flags)
+
+
+# ---------------------------------------------------------------- merge
+
+
+def _sorted(rels: Iterable[Relationship]) -> list[Relationship]:
+    return sorted(rels, key=lambda r: r.key)
+
+
+def _valid(tables: Mapping[str, TableInfo], rel: Relationship) -> bool:
+    """Both endpoints are columns of (non-hidden) tables."""
+    ends = ((rel.from_table, rel.from_column), (rel.to_table, rel.to_column))
+    return all(t in tables and c in tables[t].columns for t, c in ends)
+
+
+def merge(
+    tables: Mapping[str, TableInfo],
+    declared: Iterable[Relationship],
+    inferred: Iterable[Relationship] = (),
+    manual: ManualOverrides | None = None,
+) -> JoinGraph:
+    """One relationship per column pair: declared > manual > inferred; then removes and hides.
+
+    An inferred relationship is also dropped when its source column already has a declared or
+    manual relationship: the explicit one says where that column points.
+    """
+    manual = manual or ManualOverrides()
+    tables = {
+        n: replace(t, no_transit=t.no_transit or n in manual.no_transit)
+        for n, t in tables.items()
+        if n not in manual.hidden
+    }
+    explicit = list(declared)
+    for rel in manual.add:
+        if not _valid(tables, rel):
+            log.warning("manual relationship %s: no such table/column, skipped", rel.describe())
+            continue
+        card = cardinality(tables, *rel.key)
+        explicit.append(Relationship(*rel.key, "manual", rel.confidence, card))
+    covered = {(r.from_table, r.from_column) for r in explicit}
+    chosen: dict[Any, Relationship] = {}
+    for rel in [*explicit, *inferred]:
+        if not _valid(tables, rel):
+            continue
+        if rel.type == "inferred" and (rel.from_table, rel.from_column) in covered:
+            continue
+        old = chosen.get(rel.pair_key)
+        rank = (_PRIORITY[rel.type], rel.confidence)
+        if old is None or rank > (_PRIORITY[old.type], old.confidence):
+            chosen[rel.pair_key] = rel
+    kept = [r for r in chosen.values() if not manual.removes(r)]
+    return JoinGraph(dict(tables), _sorted(kept))
+
+
+# ---------------------------------------------------------------- LLM validation
+
+
+class RelationshipVerdict(BaseModel):
+    index: int = Field(description="the number of the proposed join, as listed")
+    plausible: bool = Field(description="true if the two columns really hold the same key")
+    reason: str = Field(default="", description="a few words")
+
+
+class RelationshipVerdicts(BaseModel):
+    verdicts: list[RelationshipVerdict]
+
+
+_VALIDATION_PROMPT = """You review joins proposed from column names in a relational database.
+For each numbered join, say whether the two columns plausibly hold the same key, so that
+joining on them is meaningful. Answer with one verdict per number.
+
+{items}"""
+
+
+def _columns_hint(graph: JoinGraph, table: str, limit: int = 30) -> str:
+    cols = graph.tables[table].columns if table in graph.tables else ()
+    more = f", ... ({len(cols) - limit} more)" if len(cols) > limit else ""
+    return ", ".join(cols[:limit]) + more
+
+
+def validate_with_llm(
+    graph: JoinGraph, llm: Any, *, batch_size: int = 20, types: Sequence[str] = ("inferred",)
+) -> JoinGraph:
+    """Ask `llm` (a chat model with `with_structured_output`) about each inferred relationship.
+
+    Relationships judged implausible are dropped; plausible ones keep their confidence. A
+    relationship the model does not answer about, or a batch whose call fails, is kept: the
+    check may only remove what it has actually rejected.
+    """
+    from langchain_core.messages import HumanMessage
+
+    structured = llm.with_structured_output(RelationshipVerdicts)
+    candidates = [r for r in graph.relationships if r.type in types]
+    rejected: set[tuple[str, str, str, str]] = set()
+    for start in range(0, len(candidates), max(1, batch_size)):
+        batch = candidates[start : start + max(1, batch_size)]
+        items = "\n".join(
+            f"{i}. {r.describe()}\n   {r.from_table} columns: {_columns_hint(graph, r.from_table)}"
+            f"\n   {r.to_table} columns: {_columns_hint(graph, r.to_table)}"
+            for i, r in enumerate(batch, 1)
+        )
+        prompt = _VALIDATION_PROMPT.format(items=items)
+        try:
+            result = structured.invoke([HumanMessage(prompt)])
+            if not isinstance(result, RelationshipVerdicts):
+                result = RelationshipVerdicts.model_validate(result)
+        except Exception as exc:  # noqa: BLE001 - a failed batch must not lose relationships
+            log.warning("LLM validation of %d relationships failed: %s", len(batch), exc)
+            continue
+        for verdict in result.verdicts:
+            if 1 <= verdict.index <= len(batch) and not verdict.plausible:
+                rel = batch[verdict.index - 1]
+                log.info("LLM rejected %s: %s", rel.describe(), verdict.reason)
+                rejected.add(rel.key)
+    kept = [r for r in graph.relationships if r.key not in rejected]
+    return JoinGraph(dict(graph.tables), kept, graph.version)
+
+
+# ---------------------------------------------------------------- the pipeline
+
+
+def build_join_graph(
+    engine: Any,
+    manual: str | Path | None = None,
+    llm: Any = None,
+    *,
+    exclude: Iterable[str] = (),
+    exclude_prefixes: Sequence[str] = ("_",),
+    infer: bool = True,
+    batch_size: int = 20,
+) -> JoinGraph:
+    """Introspect + infer + manual overrides -> merge -> optional LLM check.
+
+    `engine` is a SQLAlchemy engine (or URL string). `manual` is the overrides file (or None).
+    """
+    if isinstance(engine, str):
+        from sqlalchemy import create_engine
+
+        engine = create_engine(engine)
+    base = introspect(engine, exclude=exclude, exclude_prefixes=exclude_prefixes)
+    overrides = load_manual(manual)
+    existing = [*base.relationships, *overrides.add]
+    inferred = infer_relationships(base.tables, existing) if infer else []
+    graph = merge(base.tables, base.relationships, inferred, overrides)
+    if llm is not None:
+        graph = validate_with_llm(graph, llm, batch_size=batch_size)
+    return graph

@@ -1,0 +1,205 @@
+"""The orchestrator's nodes (seed 002): classify, then the SQL, RAG or general agent, finalize.
+
+classify -> sql_agent | rag_retrieve -> rag_answer | general_answer | (blocked) -> finalize.
+The conversation (`messages`) is the checkpointed state; every model call sees only its last
+MAX_CONVERSATION_MESSAGES messages.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from frontdesk.agentkit.prompts import render, structured_verdict
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.state import AgentState, AnalystContext
+from frontdesk.guardrails import audit_input
+from frontdesk.knowledge.mmr import citation_of
+from frontdesk.memory.checkpointer import recent_messages
+from frontdesk.routing.followup import is_follow_up
+
+logger = logging.getLogger(__name__)
+
+CLASSIFY = "classify"
+SQL_AGENT = "sql_agent"
+RAG_RETRIEVE = "rag_retrieve"
+RAG_ANSWER = "rag_answer"
+GENERAL_ANSWER = "general_answer"
+FINALIZE = "finalize"
+ROUTE_NODES = {"sql": SQL_AGENT, "rag": RAG_RETRIEVE, "general": GENERAL_ANSWER}
+
+# "delete all cancelled work orders", "please update technician 5's phone": a request to change
+# data is refused before any SQL is written (the SQL checks would refuse it anyway).
+_WRITE_REQUEST = re.compile(
+    r"^\s*(?:please\s+|can you\s+|could you\s+|now\s+)?"
+    r"(?:delete|remove|erase|wipe|purge|drop|truncate|update|modify|change|set|rename|insert|"
+    r"create|alter|overwrite|replace|mark|reassign|cancel|close|reopen)\b(?!\s+up\b)",
+    re.IGNORECASE,
+)
+
+
+def is_write_request(text: str) -> bool:
+    return bool(_WRITE_REQUEST.search(text))
+
+
+def _human_texts(messages: list[BaseMessage]) -> list[str]:
+    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
+
+
+# -- nodes -----------------------------------------------------------------------------------
+
+
+async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    questions = _human_texts(state.get("messages", []))
+    text = questions[-1] if questions else ""
+    audit = audit_input(text)
+    if audit.flagged:
+        logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
+        return _decision(text, "blocked", 1.0, "guardrail", guardrail=audit.family)
+    decision = await runtime.context.router.route(text)
+    label, confidence, method = decision.label, decision.confidence, decision.method
+    previous_route = state.get("last_route")
+    if len(questions) > 1 and previous_route == "sql" and is_follow_up(text) and label != "sql":
+        # "and in 2024?" after a data question is a data question.
+        in_context = await runtime.context.router.route(f"{questions[-2]} {text}")
+        if in_context.label == "sql":
+            label, confidence, method = "sql", in_context.confidence, "follow_up"
+    if label == "sql" and is_write_request(text):
+        return _decision(text, "refuse", 1.0, "write_request")
+    return _decision(text, label, confidence, method)
+
+
+def _decision(
+    question: str, route: str, confidence: float, method: str, *, guardrail: str | None = None
+) -> dict[str, Any]:
+    return {
+        "question": question,
+        "next_step": route,
+        "router_confidence": confidence,
+        "route_method": method,
+        "guardrail": guardrail,
+    }
+
+
+async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Runs the SQL graph agent on the question (joined to the previous one for a follow-up)."""
+    ctx = runtime.context
+    questions = _human_texts(state.get("messages", []))
+    question = state.get("question") or (questions[-1] if questions else "")
+    if state.get("route_method") == "follow_up" and len(questions) > 1:
+        question = f"{questions[-2]} Follow-up: {question}"
+    limits = ctx.sql.limits
+    result = await ctx.sql_graph.ainvoke(
+        {
+            "question": question,
+            "retries": 0,
+            "iterations": 0,
+            "sql_correction_attempts": 0,
+            "correction_history": [],
+            "max_correction_attempts": limits.correction_max_attempts,
+            "max_iterations": limits.agent_max_iterations,
+        },
+        context=ctx,
+    )
+    report = {
+        "sql": result.get("sql"),
+        "executed_sql": result.get("executed_sql"),
+        "tables": result.get("tables", []),
+        "columns": result.get("column_names") or [],
+        "row_count": result.get("row_count", 0),
+        "truncated": bool(result.get("truncated")),
+        "outcome": result.get("outcome"),
+        "correction_attempts": result.get("sql_correction_attempts", 0),
+        "attempts": 1 + result.get("sql_correction_attempts", 0) + result.get("retries", 0),
+        "errors": [h["error"] for h in result.get("correction_history", [])],
+        "join_plan": result.get("join_plan"),
+    }
+    return {
+        "sql_result": result.get("final_answer"),
+        "sql_structured_result": result.get("structured_result"),
+        "sql_report": report,
+    }
+
+
+def rag_retrieve(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    found = runtime.context.manual.retrieve(state.get("question") or "")
+    if found.no_context:
+        return {"rag_sources": [], "rag_result": prompts.NO_MANUAL}
+    return {"rag_sources": [dict(hit) for hit in found.hits], "rag_result": None}
+
+
+async def rag_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    if state.get("rag_result"):  # nothing relevant in the manual: the fixed reply
+        return {}
+    ctx = runtime.context
+    blocks, used = [], 0
+    for hit in state.get("rag_sources") or []:
+        block = f"[{citation_of(hit)}]\n{hit['content']}"
+        if blocks and used + len(block) > ctx.max_context_chars:
+            break
+        blocks.append(block)
+        used += len(block)
+    turn = render(prompts.RAG_TURN, context="\n\n".join(blocks), question=state.get("question"))
+    reply = await ctx.llm.ainvoke(
+        [SystemMessage(content=prompts.RAG_SYSTEM), HumanMessage(content=turn)]
+    )
+    return {"rag_result": message_text(reply).strip() or prompts.NO_MANUAL}
+
+
+async def general_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    window = recent_messages(state.get("messages", []), ctx.max_conversation_messages)
+    reply = await ctx.llm.ainvoke([SystemMessage(content=prompts.GENERAL_SYSTEM), *window])
+    return {"general_result": message_text(reply).strip()}
+
+
+def finalize(state: AgentState) -> dict[str, Any]:
+    route = state.get("next_step")
+    rows: list[dict[str, Any]] | None = None
+    if route == "sql":
+        answer = state.get("sql_result") or ""
+        rows = state.get("sql_structured_result")
+    elif route == "rag":
+        answer = state.get("rag_result") or prompts.NO_MANUAL
+    elif route == "general":
+        answer = state.get("general_result") or ""
+    elif route == "refuse":
+        answer = prompts.REFUSED
+    else:
+        answer = prompts.GUARDED
+    return {
+        "final_answer": answer,
+        "final_structured_data": rows,
+        "last_route": route,
+        "messages": [AIMessage(content=answer)],
+    }
+
+
+class RouteOutput(BaseModel):
+    """The LLM router's answer (seed: SQL | RAG | GENERAL)."""
+
+    route: Literal["sql", "rag", "general"]
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+async def llm_route(llm, text: str) -> tuple[str, float]:
+    """The LLM classifier, used when the embedding classifier is unsure (FRONTDESK_ROUTER_LLM)."""
+    result = await structured_verdict(llm, RouteOutput, 48).ainvoke(
+        render(prompts.ROUTER, message=text)
+    )
+    if not isinstance(result, RouteOutput):
+        result = RouteOutput.model_validate(result)
+    return result.route, result.confidence
+
+
+# -- routing (pure) --------------------------------------------------------------------------
+
+
+def route_from_classify(state: AgentState) -> str:
+    return ROUTE_NODES.get(state.get("next_step") or "", FINALIZE)

@@ -1,0 +1,142 @@
+"""The analyst's prompts and fixed replies.
+
+Written for a small local model first: short instructions, the schema as `table(col, col, …)`
+lines, the join plan spelled out as SQL, and one thing asked per call. Values are filled with
+`agentkit.prompts.render`, so user text cannot break a template.
+"""
+
+from __future__ import annotations
+
+from string import Template
+
+ROUTER = Template(
+    """Classify the user's message for a field-service company's assistant.
+- sql: a question answered from the company's data (counts, lists, totals, who/which/when \
+about technicians, customers, work orders, invoices, inspections, parts...).
+- rag: how to use the CrewOS application (how do I, where is, what does a setting or status \
+mean, rules of the application).
+- general: anything else (general knowledge, concepts, greetings, chit-chat).
+
+Message: $message"""
+)
+
+TABLE_SELECTION = Template(
+    """You choose the database tables needed to answer a question with SQL.
+
+Tables:
+$tables
+
+Question: $question
+
+Choose between $min_tables and $max_tables tables from the list: the tables whose rows or \
+columns the answer needs, and the tables that connect them."""
+)
+
+SQL_SYSTEM = Template(
+    """You write one $dialect SELECT query that answers the user's question.
+Rules:
+- Use only the tables and columns listed below, spelled exactly as listed.
+- Join tables only on the relationships given.
+- Read-only: a single SELECT (or WITH ... SELECT); never INSERT, UPDATE, DELETE or DDL.
+- Return at most $max_rows rows; add ORDER BY when the question asks for a ranking.
+- Reply with the SQL only, no explanation."""
+)
+
+SQL_GENERATION = Template(
+    """Schema:
+$schema
+
+Relationships (table.column = table.column):
+$relationships
+
+Join plan connecting the chosen tables:
+$join_plan
+$history
+Question: $question
+SQL:"""
+)
+
+EMPTY_RESULT_HINT = Template(
+    """
+Your previous query returned no rows:
+$previous_sql
+If a filter value was guessed (a status, a name, a date format), check it against the sample \
+values and write the query again."""
+)
+
+CORRECTION_SYSTEM = Template(
+    """You fix a $dialect SELECT query that failed. Reply with the corrected SQL only.
+Use only the tables and columns listed; keep it a single read-only SELECT."""
+)
+
+CORRECTION = Template(
+    """Question: $question
+
+Failed SQL:
+$sql
+
+Error:
+$error
+
+Tables used (all their columns):
+$schema
+
+Relationships between them:
+$relationships
+$history
+Corrected SQL:"""
+)
+
+ANSWER_SYSTEM = """You answer a question from the result of a database query.
+Use only the values in the result. One or two sentences. Do not show SQL."""
+
+ANSWER = Template(
+    """Question: $question
+
+Result ($row_count rows$truncated):
+$rows
+
+Answer:"""
+)
+
+RAG_SYSTEM = """You answer questions about using the CrewOS field-service application, from \
+its user manual. Use only the manual excerpts given. Name the menu path or the steps when the \
+manual gives them. If the excerpts do not answer the question, say so in one sentence."""
+
+RAG_TURN = Template(
+    """Manual excerpts:
+$context
+
+Question: $question"""
+)
+
+GENERAL_SYSTEM = """You are a helpful assistant inside a field-service company's data analyst \
+tool. Answer general questions briefly and accurately. You have no live data (no weather, \
+news or prices); say so when asked. For questions about the company's data, the user can ask \
+them directly and you will query the database."""
+
+# -- fixed replies: facts the model must not retell wrongly -----------------------------------
+
+EMPTY = Template(
+    "The query ran but found no rows for that question, so there is nothing to report. "
+    "Try a wider filter (another date range or status)."
+)
+FAILED = Template(
+    "I could not build a query that the database accepts for that question. Last problem: "
+    "$error Try naming the table or the columns you mean."
+)
+REFUSED = (
+    "I can only read data: I cannot change, delete or add anything in the database. "
+    "Ask me a question about the data instead."
+)
+DATABASE_DOWN = Template(
+    "The database is not reachable right now ($error). Please try again in a moment."
+)
+NO_MANUAL = (
+    "The user manual does not cover that. I can answer questions about using CrewOS "
+    "(customers, work orders, scheduling, inspections, invoicing) or query the data."
+)
+GUARDED = (
+    "I can't help with that request. I answer questions about the company's data and how to "
+    "use CrewOS, and I only ever read data."
+)

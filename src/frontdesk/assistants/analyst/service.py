@@ -1,0 +1,324 @@
+"""Builds the analyst from settings: database, join graph, table search, manual, router, graphs.
+
+`open_database`, `open_knowledge` and `build_router` are separate so the SQL, routing and
+retrieval evaluations and `frontdesk ingest` never load more than they need.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from sqlalchemy import inspect
+
+from frontdesk.agentkit.service import GraphAssistant
+from frontdesk.assistants.analyst import nodes, sql_nodes
+from frontdesk.assistants.analyst.database import open_engine
+from frontdesk.assistants.analyst.evaluation import sql_target
+from frontdesk.assistants.analyst.graph import build_graph
+from frontdesk.assistants.analyst.join_graph import JoinGraph, build_join_graph
+from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.state import AnalystContext
+from frontdesk.assistants.analyst.table_search import TableSearch, table_text, words_of_name
+from frontdesk.assistants.analyst.toolkit import SQLLimits, SQLToolkit
+from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.config import Settings
+from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
+from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
+from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
+from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
+from frontdesk.knowledge.mmr import MMRRetriever, MMRSettings
+from frontdesk.memory.checkpointer import open_checkpointer, periodic_cleanup
+from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
+from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
+from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["build_router", "build_service", "open_database", "open_knowledge", "sql_target"]
+
+NAME = "analyst"
+DATA_DIR = Path(__file__).parent / "data"
+DOCS_DIR = DATA_DIR / "docs"
+ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+MANUAL_OVERRIDES = DATA_DIR / "join_graph_manual.json"
+EVAL_DIR = DATA_DIR / "eval"
+DEMO = "demo"
+GREETING_PATTERNS = [r"(hi|hello|hey|good (morning|afternoon|evening)|thanks|thank you)( there)?"]
+# The manual's relevance gate: telecom's calibrated value (same embedding model and scale).
+MANUAL_GATE_THRESHOLD = 0.95
+
+
+@dataclass
+class Knowledge:
+    source: MarkdownCorpus
+    index: KnowledgeIndex
+    retriever: MMRRetriever
+
+
+def demo_database_url(settings: Settings) -> str:
+    """The demo database, built (deterministically, once) when it is missing or outdated."""
+    from frontdesk.assistants.analyst.demo.build import build_sqlite
+
+    path = settings.data_dir / "analyst_demo.sqlite"
+    build_sqlite(path, settings.analyst_aes_key.get_secret_value())
+    return f"sqlite:///{path}"
+
+
+def open_database(
+    settings: Settings, models: Models, *, url: str | None = None, name: str = DEMO
+) -> SQLToolkit:
+    """The SQL toolkit over one database: the configured one (default: the demo database) or
+    `url` (any SQLAlchemy URL; its tables are learned by introspection)."""
+    if url is None:
+        url = settings.analyst_database_url or demo_database_url(settings)
+    key = settings.analyst_aes_key.get_secret_value()
+    engine = open_engine(url, key, read_only=True)
+    views = set(inspect(engine).get_view_names())
+    secure_map = {t: v for t, v in SECURE_VIEW_MAP.items() if v in views}
+    graph = join_graph_for(settings, models, engine, name, manual=bool(secure_map))
+    descriptions = table_descriptions(graph, demo=bool(secure_map))
+    texts = {t: table_text(t, descriptions[t], list(graph.tables[t].columns)) for t in graph.tables}
+    cache = settings.index_dir(NAME) / name
+    search = TableSearch(
+        models.embeddings,
+        texts,
+        cache_dir=cache,
+        embeddings_id=models.embeddings_id,
+        columns={t: list(info.columns) for t, info in graph.tables.items()},
+    )
+    return SQLToolkit(
+        name=name,
+        engine=engine,
+        graph=graph,
+        search=search,
+        descriptions=descriptions,
+        secure_map=secure_map,
+        limits=SQLLimits.from_settings(settings),
+    )
+
+
+def join_graph_for(
+    settings: Settings, models: Models, engine, name: str, *, manual: bool
+) -> JoinGraph:
+    """Introspection + naming inference + the manual overrides (+ the optional LLM check),
+    written to `join_graph_validated.json` beside the index for people to read."""
+    llm = models.chat if settings.analyst_validate_joins_with_llm else None
+    graph = build_join_graph(engine, MANUAL_OVERRIDES if manual else None, llm)
+    path = (
+        settings.analyst_join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
+    )
+    graph.save(path)
+    return graph
+
+
+def table_descriptions(graph: JoinGraph, *, demo: bool) -> dict[str, str]:
+    known: dict[str, str] = {}
+    if demo:
+        from frontdesk.assistants.analyst.demo.schema import table_descriptions as demo_tables
+
+        known = dict(demo_tables())
+    return {t: known.get(t) or " ".join(words_of_name(t)) for t in graph.tables}
+
+
+def open_knowledge(
+    settings: Settings,
+    models: Models,
+    *,
+    ingest_mode: IngestMode = "if_changed",
+    progress: ProgressCallback | None = None,
+) -> tuple[Knowledge, IngestReport | None]:
+    """The user manual (RAG agent): markdown chunks, searched with MMR behind a relevance gate."""
+    corpus = load_markdown_folder(DOCS_DIR, NAME)
+    index = KnowledgeIndex(
+        settings.index_dir(NAME), models.embeddings, models.embeddings_id, title_keys=("title",)
+    )
+    report = ingest_as_needed(
+        corpus,
+        index,
+        ingest_mode,
+        chunk_size=CHUNK_TOKENS,
+        overlap=OVERLAP_TOKENS,
+        progress=progress,
+        chunker=chunk_corpus,
+    )
+    retriever = MMRRetriever(
+        index, NAME, MMRSettings(top_k=5, threshold=MANUAL_GATE_THRESHOLD, min_hits=1)
+    )
+    return Knowledge(corpus, index, retriever), report
+
+
+def build_router(
+    settings: Settings, models: Models, knowledge: Knowledge | None = None, *, use_llm: bool = True
+) -> IntentRouter:
+    classifier = EmbeddingIntentClassifier(
+        models.embeddings,
+        load_examples(ROUTER_EXAMPLES),
+        cache_dir=settings.index_dir(NAME),
+        embeddings_id=models.embeddings_id,
+    )
+    enabled = use_llm and settings.router_llm != "never"
+    return IntentRouter(
+        classifier,
+        fast_paths=fast_paths_for("general", GREETING_PATTERNS),
+        llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
+        mode=settings.router_llm,
+        min_confidence=settings.router_min_confidence,
+    )
+
+
+def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
+    """A new turn: the message and per-turn resets (the conversation itself is checkpointed)."""
+    return {
+        "messages": [HumanMessage(content=message)],
+        "question": message,
+        "next_step": None,
+        "router_confidence": 0.0,
+        "route_method": None,
+        "guardrail": None,
+        "sql_result": None,
+        "sql_structured_result": None,
+        "sql_report": None,
+        "rag_result": None,
+        "rag_sources": [],
+        "general_result": None,
+        "final_answer": None,
+        "final_structured_data": None,
+    }
+
+
+def sources_of(state: dict[str, Any]) -> dict[str, Any]:
+    report = state.get("sql_report") or {}
+    docs = (state.get("rag_sources") or []) if state.get("next_step") == "rag" else []
+    return {
+        "sources": list(dict.fromkeys(_source(d) for d in docs)),
+        "route": state.get("next_step"),
+        "sql": report.get("executed_sql") or report.get("sql"),
+        "columns": report.get("columns") or [],
+        "rows": state.get("final_structured_data") or [],
+        "row_count": report.get("row_count", 0),
+        "truncated": report.get("truncated", False),
+    }
+
+
+def _source(hit: dict[str, Any]) -> str:
+    meta = hit.get("metadata", hit)
+    return " — ".join(str(p) for p in (meta.get("title"), meta.get("section")) if p)
+
+
+def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
+    extra = sources_of(state)
+    return Answer(
+        answer=state.get("final_answer") or "",
+        route=state.get("next_step"),
+        confidence=state.get("router_confidence"),
+        sources=extra["sources"],
+        validation=None,
+        thread_id=thread_id,
+        context=list(state.get("rag_sources") or []),
+        extra={
+            "final_structured_data": state.get("final_structured_data"),
+            "sql_report": state.get("sql_report"),
+            "route_method": state.get("route_method"),
+        },
+    )
+
+
+# Nodes whose start the client hears of (seed: tool_start), and the SQL agent's visible steps.
+TOOL_NODES = {
+    nodes.SQL_AGENT: "sql_agent",
+    nodes.RAG_RETRIEVE: "rag_agent",
+    nodes.GENERAL_ANSWER: "general_agent",
+}
+SQL_STEPS = {
+    sql_nodes.SELECT_TABLES,
+    sql_nodes.GENERATE_SQL,
+    sql_nodes.EXECUTE,
+    sql_nodes.CORRECT_SQL,
+}
+
+
+def progress_of(event: dict[str, Any]) -> ChatEvent | None:
+    """route_decision when classify ends, tool_start when an agent starts, and the SQL agent's
+    steps (choosing tables, writing SQL, running it, correcting it)."""
+    name = event.get("name")
+    if name != event.get("metadata", {}).get("langgraph_node"):
+        return None  # a model or a routing function inside a node, not the node itself
+    if event["event"] == "on_chain_end" and name == nodes.CLASSIFY:
+        output = event.get("data", {}).get("output") or {}
+        return ChatEvent("progress", {"stage": "route", "route": output.get("next_step")})
+    if event["event"] != "on_chain_start":
+        return None
+    if name in TOOL_NODES:
+        return ChatEvent("progress", {"stage": "tool", "tool": TOOL_NODES[name]})
+    if name in SQL_STEPS:
+        return ChatEvent("progress", {"stage": "step", "step": name})
+    return None
+
+
+def info_of(toolkit: SQLToolkit, knowledge: Knowledge) -> dict[str, Any]:
+    return {
+        "assistant": NAME,
+        "name": "Data analyst",
+        "location": None,
+        "categories": ["sql", "rag", "general"],
+        "document_count": knowledge.index.count(NAME),
+        "item_count": len(knowledge.source.documents),
+        "table_count": len(toolkit.graph.tables),
+        "relationship_count": len(toolkit.graph.relationships),
+        "dialect": toolkit.dialect_name,
+        "shows_sql": True,
+    }
+
+
+async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+    knowledge, _ = open_knowledge(settings, models)
+    router = build_router(settings, models, knowledge)
+    toolkit = open_database(settings, models)
+    resources = AsyncExitStack()
+    try:
+        resources.callback(toolkit.engine.dispose)
+        checkpointer = await resources.enter_async_context(
+            open_checkpointer(
+                settings.checkpointer,
+                settings.analyst_conversations_path,
+                retry_attempts=settings.conversation_db_retry_attempts,
+                retry_delay_s=settings.conversation_db_retry_delay,
+            )
+        )
+        await resources.enter_async_context(
+            periodic_cleanup(
+                checkpointer,
+                max_age=timedelta(hours=settings.conversation_max_age_hours),
+                interval=timedelta(hours=settings.conversation_cleanup_interval_hours),
+            )
+        )
+    except BaseException:
+        await resources.aclose()
+        raise
+    context = AnalystContext(
+        llm=models.chat,
+        router=router,
+        sql=toolkit,
+        sql_graph=build_sql_graph(pre_validation=settings.sql_pre_validation_enabled),
+        manual=knowledge.retriever,
+        max_conversation_messages=settings.max_conversation_messages,
+    )
+    return GraphAssistant(
+        NAME,
+        build_graph(checkpointer),
+        context,
+        info=info_of(toolkit, knowledge),
+        token_nodes={sql_nodes.SUMMARIZE, nodes.RAG_ANSWER, nodes.GENERAL_ANSWER},
+        turn_input=turn_input,
+        answer_of=answer_of,
+        sources_of=sources_of,
+        resources=resources,
+        progress_of=progress_of,
+    )

@@ -1,0 +1,144 @@
+"""The analyst's orchestrator and SQL graph agent, scripted model, real demo database."""
+
+from __future__ import annotations
+
+from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.executor import DatabaseDown
+
+
+def script(sql=(), fixes=(), answer="There are 21 active technicians.", general="ML is a field."):
+    """Replies by what is asked: tables, SQL, a correction, an answer, a general reply."""
+    sql, fixes = list(sql), list(fixes)
+
+    def reply(messages):
+        system = str(messages[0].content)
+        last = str(messages[-1].content)
+        if "You choose the database tables" in last:
+            return '{"tables": ["employee", "technician", "workOrder"]}'
+        if system.startswith("You write one"):
+            return sql.pop(0)
+        if system.startswith("You fix"):
+            return fixes.pop(0)
+        if system.startswith("You answer a question from the result"):
+            return answer
+        return general
+
+    return reply
+
+
+ACTIVE_TECHS = "SELECT COUNT(*) AS technicians FROM employee WHERE isTechnician = 1 AND isActive = 1"
+
+
+async def test_a_data_question_runs_sql_through_the_secure_view(analyst):
+    service, _ = analyst(script(sql=[ACTIVE_TECHS]))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert answer.route == "sql"
+    assert answer.answer == "There are 21 active technicians."
+    assert answer.extra["final_structured_data"] == [{"technicians": 21}]
+    report = answer.extra["sql_report"]
+    assert "secure_employee" in report["executed_sql"] and "LIMIT 100" in report["executed_sql"]
+    assert report["outcome"] == "answered" and report["correction_attempts"] == 0
+
+
+async def test_an_answer_with_a_number_not_in_the_rows_is_rewritten_from_them(analyst):
+    service, _ = analyst(script(sql=[ACTIVE_TECHS], answer="There are 25 active technicians."))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert answer.answer == "The result is 21."
+
+
+async def test_a_wrong_column_is_corrected_with_the_validators_hint(analyst):
+    wrong = "SELECT COUNT(*) FROM crew WHERE crew.isLead = 1"
+    fixed = "SELECT COUNT(*) FROM employeeCrew WHERE employeeCrew.isLead = 1"
+    service, llm = analyst(script(sql=[wrong], fixes=[fixed], answer="done"))
+    answer = await service.ask("how many technicians are active", "t1")
+    correction_prompt = next(
+        str(c[-1].content) for c in llm.calls if str(c[0].content).startswith("You fix")
+    )
+    assert "Column 'crew.isLead' does NOT exist in table 'crew'" in correction_prompt
+    assert "Found in: employeeCrew" in correction_prompt
+    # The focused context shows the table that has the column.
+    assert "employeeCrew(" in correction_prompt
+    report = answer.extra["sql_report"]
+    assert report["correction_attempts"] == 1 and report["outcome"] == "answered"
+    assert answer.extra["final_structured_data"][0]["COUNT(*)"] > 0
+
+
+async def test_corrections_stop_after_three_attempts(analyst):
+    wrong = "SELECT nosuchcolumn FROM workOrder"
+    service, llm = analyst(script(sql=[wrong], fixes=[wrong, wrong, wrong]))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert answer.extra["sql_report"]["correction_attempts"] == 3
+    assert answer.extra["sql_report"]["outcome"] == "failed"
+    assert answer.answer.startswith("I could not build a query")
+    assert sum(str(c[0].content).startswith("You fix") for c in llm.calls) == 3
+
+
+async def test_an_empty_result_is_regenerated_once_with_a_hint(analyst):
+    empty = "SELECT workOrderNumber FROM workOrder WHERE status = 'Open'"
+    right = "SELECT COUNT(*) AS n FROM workOrder WHERE status = 'open'"
+    service, llm = analyst(script(sql=[empty, right], answer="17 are open."))
+    answer = await service.ask("count open work orders", "t1")
+    assert answer.extra["final_structured_data"] == [{"n": 17}]
+    second = [c for c in llm.calls if str(c[0].content).startswith("You write one")][1]
+    assert "returned no rows" in str(second[-1].content)
+
+
+async def test_sql_that_writes_is_refused_and_nothing_changes(analyst, toolkit):
+    from frontdesk.assistants.analyst.database import checksums
+
+    before = checksums(toolkit.engine, ["workOrder"])
+    service, llm = analyst(script(sql=["DELETE FROM workOrder WHERE status = 'cancelled'"]))
+    answer = await service.ask("list overdue invoices", "t1")
+    assert answer.answer == prompts.REFUSED
+    assert not any(str(c[0].content).startswith("You fix") for c in llm.calls)
+    assert checksums(toolkit.engine, ["workOrder"]) == before
+
+
+async def test_a_request_to_change_data_is_refused_before_any_model_call(analyst):
+    service, llm = analyst(script())
+    answer = await service.ask("delete all cancelled work orders", "t1")
+    assert answer.route == "refuse" and answer.answer == prompts.REFUSED
+    assert llm.calls == []
+
+
+async def test_a_database_that_is_down_gets_a_clear_reply(analyst, toolkit, monkeypatch):
+    monkeypatch.setattr(
+        toolkit, "execute", lambda sql: DatabaseDown("the database at db:3306 is not reachable")
+    )
+    service, _ = analyst(script(sql=[ACTIVE_TECHS]))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert "not reachable" in answer.answer and answer.extra["sql_report"]["outcome"] == "failed"
+
+
+async def test_manual_and_general_routes(analyst):
+    service, _ = analyst(script(general="Machine learning is a field of AI."))
+    rag = await service.ask("how do I reopen a work order", "t1")
+    assert rag.route == "rag" and rag.sources and "Work orders" in rag.sources[0]
+    general = await service.ask("what is machine learning", "t2")
+    assert general.route == "general" and general.answer.startswith("Machine learning")
+
+
+async def test_the_conversation_is_remembered_and_truncated_for_the_model(analyst):
+    service, llm = analyst(script(general="ok"), max_messages=3)
+    for _ in range(3):
+        await service.ask("what is machine learning", "same")
+    last_general_call = llm.calls[-1]
+    # system prompt + at most 3 messages of the 5 stored so far
+    assert len(last_general_call) == 4
+    state = await service.graph.aget_state(service.config("same"))
+    assert len(state.values["messages"]) == 6
+
+
+async def test_stream_reports_route_tool_and_rows(analyst):
+    service, _ = analyst(script(sql=[ACTIVE_TECHS]))
+    events = [e async for e in service.stream("how many technicians are active", "t1")]
+    kinds = [e.event for e in events]
+    progress = [e.data for e in events if e.event == "progress"]
+    assert {"stage": "route", "route": "sql"} in progress
+    assert {"stage": "tool", "tool": "sql_agent"} in progress
+    assert {"stage": "step", "step": "execute"} in progress
+    assert kinds.index("progress") < kinds.index("token") < kinds.index("sources")
+    sources = next(e.data for e in events if e.event == "sources")
+    assert sources["rows"] == [{"technicians": 21}] and sources["columns"] == ["technicians"]
+    assert sources["sql"].startswith("SELECT")
+

@@ -1,0 +1,42 @@
+"""The analyst end to end with the real embedded models (MiniLM + the GGUF chat model) on the
+demo database: an easy data question answered with the right count, through the orchestrator,
+the SQL graph agent, the secure view and the read-only executor. Slow, so marked `model`."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from frontdesk.assistants.analyst.service import build_service
+from frontdesk.config import Settings, get_settings
+from frontdesk.runtime import Models
+
+pytestmark = pytest.mark.model
+
+
+@pytest.fixture(scope="module")
+def settings(tmp_path_factory):
+    return Settings(
+        data_dir=tmp_path_factory.mktemp("analyst-e2e"),
+        models_dir=get_settings().models_dir,
+        checkpointer="sqlite",
+        router_llm="never",
+        llm_timeout_s=300,
+        _env_file=None,
+    )
+
+
+async def test_easy_question_is_answered_from_the_database(settings):
+    service = await build_service(settings, Models(settings))
+    try:
+        answer = await service.ask("How many work orders are open?", str(uuid.uuid4()))
+    finally:
+        await service.aclose()
+    assert answer.route == "sql"
+    report = answer.extra["sql_report"]
+    assert report["outcome"] == "answered", report
+    # 17 work orders have status 'open' in the demo data (as of 2025-12-15).
+    assert list(answer.extra["final_structured_data"][0].values()) == [17]
+    assert "17" in answer.answer
+    assert "secure_workorder" in report["executed_sql"]

@@ -1,0 +1,103 @@
+"""`POST /internal/chat/stream`: seed 002's request and `data:` events, over the real graph."""
+
+from __future__ import annotations
+
+import json
+from contextlib import asynccontextmanager
+
+import httpx
+
+from frontdesk.config import Settings
+from frontdesk.server.app import create_app
+
+from .test_analyst_graph import ACTIVE_TECHS, script
+
+
+@asynccontextmanager
+async def serving(service, tmp_path, **overrides):
+    settings = Settings(
+        data_dir=tmp_path, assistant="analyst", rate_limit_chat_per_minute=1000,
+        sse_timeout_s=30.0, allowed_origins=[], _env_file=None, **overrides,
+    )
+
+    async def factory(_settings):
+        return {"analyst": service}
+
+    app = create_app(settings, service_factory=factory)
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            yield client
+
+
+def data_events(body: str) -> list[dict]:
+    return [json.loads(line[5:]) for line in body.splitlines() if line.startswith("data:")]
+
+
+def request(message: str, conversation: str = "conv-1") -> dict:
+    return {
+        "input": {"message": message},
+        "conversation": {"id": conversation, "user_id": "user-456", "company_id": "company-789"},
+    }
+
+
+async def test_the_stream_has_the_seeds_events(analyst, tmp_path):
+    service, _ = analyst(script(sql=[ACTIVE_TECHS]))
+    async with serving(service, tmp_path) as client:
+        response = await client.post(
+            "/internal/chat/stream", json=request("how many technicians are active")
+        )
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = data_events(response.text)
+    names = [e["event"] for e in events]
+    assert names[0] == "route_decision" and events[0]["route"] == "sql"
+    assert {"event": "tool_start", "tool": "sql_agent"} in events
+    tokens = [e for e in events if e["event"] == "token"]
+    assert tokens and all(t["channel"] == "final" for t in tokens)
+    assert "".join(t["content"] for t in tokens) == "There are 21 active technicians."
+    assert names[-1] == "complete"
+    complete = events[-1]
+    assert complete["stats"]["tokens"] == len(tokens) and complete["stats"]["route"] == "sql"
+    assert complete["final_structured_data"] == [{"technicians": 21}]
+    assert "secure_employee" in complete["sql"]
+
+
+async def test_conversation_id_is_the_thread(analyst, tmp_path):
+    service, _ = analyst(script(general="ok"))
+    async with serving(service, tmp_path) as client:
+        for _ in range(2):
+            await client.post("/internal/chat/stream", json=request("what is machine learning", "c9"))
+    state = await service.graph.aget_state(service.config("c9"))
+    assert len(state.values["messages"]) == 4
+
+
+async def test_bad_requests_get_clear_errors_and_the_server_keeps_serving(analyst, tmp_path):
+    service, _ = analyst(script(general="still here"))
+    async with serving(service, tmp_path) as client:
+        missing = await client.post("/internal/chat/stream", json={"input": {"message": "hi"}})
+        blank = await client.post("/internal/chat/stream", json=request("   "))
+        extra = await client.post(
+            "/internal/chat/stream", json={**request("hi"), "admin": True}
+        )
+        not_json = await client.post(
+            "/internal/chat/stream", content=b"{", headers={"content-type": "application/json"}
+        )
+        ok = await client.post("/internal/chat/stream", json=request("what is machine learning"))
+    assert [r.status_code for r in (missing, blank, extra, not_json)] == [422] * 4
+    assert "conversation" in missing.text
+    assert ok.status_code == 200 and data_events(ok.text)[-1]["event"] == "complete"
+
+
+async def test_a_failing_turn_ends_with_one_error_event(analyst, tmp_path, monkeypatch):
+    service, _ = analyst(script())
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(service.context.router, "route", broken)
+    async with serving(service, tmp_path) as client:
+        response = await client.post("/internal/chat/stream", json=request("how many?"))
+    events = data_events(response.text)
+    assert [e["event"] for e in events] == ["error"]
+    assert "boom" not in events[0]["message"]

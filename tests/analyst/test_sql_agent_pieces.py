@@ -1,0 +1,129 @@
+"""The SQL graph agent's pure parts: routing functions, SQL extraction, answer checks."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontdesk.assistants.analyst import sql_nodes as n
+from frontdesk.assistants.analyst.answers import plain_answer, unsupported_numbers
+from frontdesk.assistants.analyst.nodes import is_write_request, route_from_classify
+
+LIMITS = {"max_correction_attempts": 3, "max_iterations": 15}
+
+
+def state(**values):
+    return {**LIMITS, "iterations": 1, "sql_correction_attempts": 0, "retries": 0, **values}
+
+
+def test_unsafe_sql_is_never_corrected_only_refused():
+    assert n.after_rewrite(state(last_sql_error="DELETE", error_kind="unsafe")) == n.SUMMARIZE
+
+
+def test_parse_errors_go_to_correction_until_attempts_run_out():
+    failing = state(last_sql_error="could not parse", error_kind="invalid")
+    assert n.after_rewrite(failing) == n.CORRECT_SQL
+    exhausted = {**failing, "sql_correction_attempts": 3}
+    assert n.after_rewrite(exhausted) == n.SUMMARIZE
+
+
+def test_valid_sql_goes_to_pre_validation_or_straight_to_execution():
+    assert n.after_rewrite(state()) == n.PRE_VALIDATE
+    assert n.after_rewrite(state(), pre_validation=False) == n.EXECUTE
+
+
+def test_validation_errors_are_corrected_then_given_up():
+    assert n.after_validation(state(validation_errors=["no column"])) == n.CORRECT_SQL
+    assert n.after_validation(state()) == n.EXECUTE
+    spent = state(validation_errors=["x"], sql_correction_attempts=3)
+    assert n.after_validation(spent) == n.SUMMARIZE
+
+
+def test_the_iteration_cap_stops_the_loop():
+    capped = state(validation_errors=["x"], iterations=15)
+    assert n.after_validation(capped) == n.SUMMARIZE
+
+
+def test_execution_outcomes():
+    assert n.after_execute(state(outcome="answered")) == n.SUMMARIZE
+    assert n.after_execute(state(last_sql_error="no such column", error_kind="unknown_column")) == (
+        n.CORRECT_SQL
+    )
+    assert n.after_execute(state(last_sql_error="down", error_kind="connection")) == n.SUMMARIZE
+    # An empty result is regenerated once, then reported.
+    assert n.after_execute(state(outcome="empty", retries=1)) == n.GENERATE_SQL
+    assert n.after_execute(state(outcome="empty", retries=2)) == n.SUMMARIZE
+
+
+@pytest.mark.parametrize(
+    ("reply", "sql"),
+    [
+        ("SELECT 1;", "SELECT 1"),
+        ("```sql\nSELECT name FROM employee\n```", "SELECT name FROM employee"),
+        ("Here is the query:\nSELECT COUNT(*) FROM crew;", "SELECT COUNT(*) FROM crew"),
+        ("with t as (select 1) select * from t", "with t as (select 1) select * from t"),
+        # A second statement is kept, for the checker to refuse: nothing is cut silently.
+        ("SELECT 1; DELETE FROM employee", "SELECT 1; DELETE FROM employee"),
+    ],
+)
+def test_extract_sql(reply, sql):
+    assert n.extract_sql(reply) == sql
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "delete all cancelled work orders",
+        "Please update technician 5's phone number to 555",
+        "drop the customer table",
+        "can you remove customer 12",
+        "Mark invoice 1001 as paid",
+    ],
+)
+def test_requests_to_change_data_are_recognised(text):
+    assert is_write_request(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How many work orders were deleted last month?",
+        "add up the hours per technician",
+        "Which customers changed their address?",
+        "list the updated invoices",
+    ],
+)
+def test_questions_about_changes_are_not_write_requests(text):
+    assert not is_write_request(text)
+
+
+def test_routes_from_the_classifier():
+    assert route_from_classify({"next_step": "sql"}) == "sql_agent"
+    assert route_from_classify({"next_step": "rag"}) == "rag_retrieve"
+    assert route_from_classify({"next_step": "general"}) == "general_answer"
+    assert route_from_classify({"next_step": "refuse"}) == "finalize"
+    assert route_from_classify({"next_step": "blocked"}) == "finalize"
+
+
+def test_answer_numbers_must_come_from_the_rows():
+    rows = [{"name": "Ann", "hours": 12.5}, {"name": "Bob", "hours": 40}]
+    assert unsupported_numbers("Ann logged 12.5 hours and Bob 40.", rows, "hours?") == set()
+    assert unsupported_numbers("There are 2 technicians.", rows, "") == set()  # the row count
+    assert unsupported_numbers("Ann logged 13 hours.", rows, "") == {"13"}
+    assert unsupported_numbers("In 2024 Ann logged 12.5 hours.", rows, "in 2024?") == set()
+
+
+def test_plain_answers_from_rows():
+    assert plain_answer(["count"], [{"count": 25}], False) == "The result is 25."
+    one = plain_answer(["name", "hours"], [{"name": "Ann", "hours": 12.5}], False)
+    assert one == "Found one row: name: Ann, hours: 12.5."
+    many = plain_answer(["n"], [{"n": 1}, {"n": 2}], True)
+    assert many.startswith("Found 2 rows (the first rows; there are more)")
+
+
+def test_answer_names_must_come_from_the_rows():
+    from frontdesk.assistants.analyst.answers import unsupported_names
+
+    rows = [{"name": "Granite Data Center Group"}, {"name": "Pecan Grove Plastics"}]
+    assert unsupported_names("The top customer is James Clark.", rows, "q") == {"James", "Clark"}
+    assert unsupported_names("The top customer is Granite Data Center Group.", rows, "q") == set()
+    assert unsupported_names("Most are in Dallas.", rows, "Which customers in Dallas?") == set()
