@@ -46,21 +46,31 @@ async def test_an_answer_with_a_number_not_in_the_rows_is_rewritten_from_them(an
     assert answer.answer == "The result is 21."
 
 
-async def test_a_wrong_column_is_corrected_with_the_validators_hint(analyst):
-    wrong = "SELECT COUNT(*) FROM crew WHERE crew.isLead = 1"
+async def test_a_column_of_the_wrong_table_is_repaired_without_the_model(analyst):
+    wrong = "SELECT COUNT(*) AS leads FROM crew WHERE crew.isLead = 1"
+    service, llm = analyst(script(sql=[wrong], answer="done"))
+    answer = await service.ask("how many technicians are active", "t1")
+    report = answer.extra["sql_report"]
+    assert report["correction_attempts"] == 1 and report["outcome"] == "answered"
+    assert "employeeCrew.isLead = 1" in report["executed_sql"]
+    assert "JOIN employeeCrew ON employeeCrew.crewId = crew.id" in report["executed_sql"]
+    assert not any(str(c[0].content).startswith("You fix") for c in llm.calls)
+    assert answer.extra["final_structured_data"][0]["leads"] > 0
+
+
+async def test_other_errors_go_to_the_correction_agent_with_the_validators_message(analyst):
+    wrong = "SELECT COUNT(*) FROM crew WHERE crew.isLeader = 1"
     fixed = "SELECT COUNT(*) FROM employeeCrew WHERE employeeCrew.isLead = 1"
     service, llm = analyst(script(sql=[wrong], fixes=[fixed], answer="done"))
     answer = await service.ask("how many technicians are active", "t1")
     correction_prompt = next(
         str(c[-1].content) for c in llm.calls if str(c[0].content).startswith("You fix")
     )
-    assert "Column 'crew.isLead' does NOT exist in table 'crew'" in correction_prompt
-    assert "Found in: employeeCrew" in correction_prompt
-    # The focused context shows the table that has the column.
-    assert "employeeCrew(" in correction_prompt
+    assert "Column 'crew.isLeader' does NOT exist in table 'crew'" in correction_prompt
+    # The focused context: the table the failed SQL uses, with all its columns.
+    assert "crew(id, workOrderId, name, createdBy, createdAt)" in correction_prompt
     report = answer.extra["sql_report"]
     assert report["correction_attempts"] == 1 and report["outcome"] == "answered"
-    assert answer.extra["final_structured_data"][0]["COUNT(*)"] > 0
 
 
 async def test_corrections_stop_after_three_attempts(analyst):

@@ -187,8 +187,22 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
     tk = runtime.context.sql
     limits = tk.limits
     failed = state.get("sql") or ""
-    tables = tk.focus_tables(failed, state.get("last_sql_error") or "", state.get("tables") or [])
     history = state.get("correction_history") or []
+    attempt = {
+        "sql": failed,
+        "error": state.get("last_sql_error") or "",
+        "kind": state.get("error_kind"),
+    }
+    update = {
+        "sql_correction_attempts": state.get("sql_correction_attempts", 0) + 1,
+        "iterations": state.get("iterations", 0) + 1,
+        "correction_history": [*history, attempt],
+    }
+    # A column in the wrong table is repaired without the model (the seed's first pattern).
+    repaired = tk.repair(failed, state.get("tables") or []) if state.get("error_kind") else None
+    if repaired and repaired.strip() != failed.strip():
+        return {**update, "sql": repaired}
+    tables = tk.focus_tables(failed, state.get("last_sql_error") or "", state.get("tables") or [])
     tried = "\n".join(
         f"Attempt {i}: {h['sql'][: limits.max_sql_history_length]} -> {h['error']}"
         for i, h in enumerate(history, 1)
@@ -209,19 +223,7 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
     )
     system = render(prompts.CORRECTION_SYSTEM, dialect=tk.dialect_name)
     corrected = await _ask_sql(runtime.context.llm, system, turn)
-    return {
-        "sql": corrected,
-        "sql_correction_attempts": state.get("sql_correction_attempts", 0) + 1,
-        "iterations": state.get("iterations", 0) + 1,
-        "correction_history": [
-            *history,
-            {
-                "sql": failed,
-                "error": state.get("last_sql_error") or "",
-                "kind": state.get("error_kind"),
-            },
-        ],
-    }
+    return {**update, "sql": corrected}
 
 
 async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:

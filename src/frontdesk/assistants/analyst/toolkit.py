@@ -21,6 +21,7 @@ from frontdesk.assistants.analyst import executor, sqlcheck
 from frontdesk.assistants.analyst.answers import render_table
 from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship
 from frontdesk.assistants.analyst.join_paths import JoinPathFinder, NoJoinPath
+from frontdesk.assistants.analyst.sqlrepair import repair_columns
 from frontdesk.assistants.analyst.table_search import TableSearch
 from frontdesk.config import Settings
 
@@ -268,6 +269,18 @@ class SQLToolkit:
         except NoJoinPath:
             pass
         return tables[: self.limits.max_tables_in_context]
+
+    def repair(self, sql: str, preferred: list[str]) -> str | None:
+        """`sql` with columns moved to the table that has them (joined in when needed), or
+        None when that does not apply (sqlrepair.py)."""
+        return repair_columns(
+            sql,
+            self.catalog,
+            self.graph.relationships,
+            dialect=self.dialect,
+            preferred=preferred,
+            min_confidence=self.limits.confidence_threshold,
+        )
 
     def tables_in(self, sql: str) -> list[str]:
         return [t for t in sqlcheck.referenced_tables(sql, self.dialect) if t in self.graph.tables]
