@@ -15,13 +15,12 @@ from frontdesk.assistants.analyst.join_graph import (
     Relationship,
     TableInfo,
     build_join_graph,
-    infer_relationships,
     introspect,
     load_manual,
     merge,
-    split_name,
     validate_with_llm,
 )
+from frontdesk.assistants.analyst.join_inference import infer_relationships, split_name
 from frontdesk.llm.scripted import ScriptedChatModel
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
@@ -305,18 +304,16 @@ def test_weak_role_hints_for_child_tables_and_self_references():
     }
 
 
+@pytest.mark.mariadb
 def test_mysql_introspection():
-    """Against a MySQL/MariaDB server: FRONTDESK_TEST_MYSQL_URL (a user that may create and
-    drop a scratch database), e.g. mysql+pymysql://root@localhost/?unix_socket=/run/mysqld/mysqld.sock
-    """
+    """Against the MariaDB server at 127.0.0.1:3306 (root, empty password; another server:
+    FRONTDESK_TEST_MYSQL_URL, a user that may create and drop a scratch database)."""
     import os
     import uuid
 
     from sqlalchemy import text
 
-    url = os.environ.get("FRONTDESK_TEST_MYSQL_URL")
-    if not url:
-        pytest.skip("set FRONTDESK_TEST_MYSQL_URL to test against MySQL/MariaDB")
+    url = os.environ.get("FRONTDESK_TEST_MYSQL_URL", "mysql+pymysql://root:@127.0.0.1:3306")
     server = create_engine(url)
     name = f"frontdesk_jg_{uuid.uuid4().hex[:8]}"
     ddl = [

@@ -17,10 +17,9 @@ from frontdesk.assistants.analyst.join_graph import (
     Relationship,
     TableInfo,
     build_join_graph,
-    infer_relationships,
     load_manual,
-    split_name,
 )
+from frontdesk.assistants.analyst.join_inference import infer_relationships, split_name
 from frontdesk.assistants.analyst.join_paths import JoinPathFinder, benchmark_paths
 
 schema = pytest.importorskip("frontdesk.assistants.analyst.demo.schema")
