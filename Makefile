@@ -1,4 +1,4 @@
-# Frontdesk: `make run` serves the concierge at http://127.0.0.1:8080; `make test` runs the suite.
+# Frontdesk: `make run` serves the assistants at http://127.0.0.1:8080; `make test` runs the suite.
 # Each target sets up what it needs first (virtual environment, packages, models, browser).
 
 PYTHON ?= python3
@@ -13,7 +13,7 @@ help:
 	@echo "make run    set everything up, then serve the web UI and API at http://127.0.0.1:8080"
 	@echo "make test   set everything up, then run the whole test suite"
 	@echo "make bench  run the benchmarks (not part of make test)"
-	@echo "make eval   run the assistants' evaluation suites (concierge, telecom)"
+	@echo "make eval   run the assistants' evaluation suites (concierge, telecom, analyst)"
 
 $(BIN)/python:
 	@echo ">> creating the virtual environment in $(VENV)"
@@ -70,6 +70,9 @@ eval: models
 	$(BIN)/frontdesk eval no_context --assistant telecom
 	$(BIN)/frontdesk eval tools --assistant telecom
 	$(BIN)/frontdesk eval answers --assistant telecom
+	$(BIN)/frontdesk eval routing --assistant analyst
+	$(BIN)/frontdesk eval sql --assistant analyst
+	$(BIN)/frontdesk eval sql --assistant analyst --dataset src/frontdesk/assistants/analyst/data/eval/chinook_sql.jsonl
 
 clean:
 	rm -rf .frontdesk .pytest_cache reports

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from frontdesk.assistants.base import AssistantService
 from frontdesk.config import Settings
 from frontdesk.errors import UnknownAssistantError
 from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
 
 # name -> module with build_service(settings, models), open_knowledge, build_router, EVAL_DIR.
 ASSISTANTS: dict[str, str] = {
@@ -41,9 +45,43 @@ async def load_services(
     services: dict[str, AssistantService] = {}
     try:
         for name, module in modules.items():
-            services[name] = await module.build_service(settings, models)
+            try:
+                services[name] = await module.build_service(settings, models)
+            except Exception as exc:
+                if name == settings.assistant or len(modules) == 1:
+                    raise
+                # One assistant's outage (its database is down) must not take the others
+                # with it: it answers 503 with the reason until the server restarts.
+                logger.exception("assistant %s failed to load; serving the others", name)
+                # Only the error's type is shown: its text may hold a host or a URL.
+                services[name] = UnavailableService(name, type(exc).__name__)
     except BaseException:
         for service in services.values():
             await service.aclose()
         raise
     return services
+
+
+class UnavailableService:
+    """Stands in for an assistant that failed to load: never ready, says why in its info."""
+
+    def __init__(self, name: str, reason: str):
+        self.name = name
+        self.reason = reason
+
+    @property
+    def ready(self) -> bool:
+        return False
+
+    def info(self) -> dict[str, Any]:
+        return {"name": self.name, "unavailable": self.reason}
+
+    async def stream(self, message: str, thread_id: str, *, user_id: str | None = None):
+        raise RuntimeError(f"assistant {self.name} is unavailable: {self.reason}")
+        yield  # pragma: no cover - makes this an async generator
+
+    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None):
+        raise RuntimeError(f"assistant {self.name} is unavailable: {self.reason}")
+
+    async def aclose(self) -> None:
+        return None

@@ -82,6 +82,13 @@ def resolve_service(request: Request, name: str | None) -> AssistantService:
             f"Unknown assistant '{name}'. Available: {', '.join(known) or 'none'}.",
             available=known,
         )
+    if not service.ready and _safe_info(service).get("unavailable"):
+        raise ApiError(
+            503,
+            f"The assistant '{name}' failed to start (for example, its database is not "
+            "reachable); the other assistants keep serving. See the server log.",
+            assistant=name,
+        )
     if not service.ready:
         raise ApiError(
             503,
