@@ -46,3 +46,9 @@ def test_prepare_refuses_writes_and_maps_secure_views(toolkit):
     prepared = toolkit.prepare("SELECT e.firstName FROM employee e")
     assert prepared.ok and "secure_employee AS e" in prepared.sql and "LIMIT 100" in prepared.sql
     assert toolkit.validate("SELECT nope FROM employee") != []
+
+
+def test_sql_the_checker_cannot_analyse_gets_an_error_not_an_exception(toolkit):
+    sql = "SELECT w.id FROM workOrder w JOIN workOrderType w ON w.workOrderTypeId = w.id"
+    errors = toolkit.validate(sql)
+    assert errors and "Alias already used: w" in errors[0]

@@ -8,6 +8,7 @@ executes the gold SQL there through the same read-only path.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from frontdesk.eval.datasets import SQLCase
 from frontdesk.eval.sql_suite import SQLRun
 from frontdesk.eval.suites import EvalError
 from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
 
 # The public Chinook sample beside the checkout (../shared/datasets), when present.
 SHARED = Path(__file__).resolve().parents[5] / "shared"
@@ -82,7 +85,15 @@ class SQLTarget:
             llm=self.models.chat, router=None, sql=tk, sql_graph=self.graph, manual=None
         )
         limits = tk.limits
-        state = await self.graph.ainvoke(
+        try:
+            state = await self._run(case, context, limits)
+        except Exception as exc:  # one broken case is a miss in the report, not a dead run
+            logger.exception("line %s failed", case.line)
+            return SQLRun(None, gold, outcome="error", error=f"{type(exc).__name__}: {exc}")
+        return self._result(state, gold, tk, case)
+
+    async def _run(self, case: SQLCase, context: AnalystContext, limits) -> dict[str, Any]:
+        return await self.graph.ainvoke(
             {
                 "question": case.question,
                 "retries": 0,
@@ -94,6 +105,8 @@ class SQLTarget:
             },
             context=context,
         )
+
+    def _result(self, state: dict[str, Any], gold, tk: SQLToolkit, case: SQLCase) -> SQLRun:
         ran = state.get("outcome") in ("answered", "empty")
         columns = state.get("column_names") or []
         rows = [tuple(r.get(c) for c in columns) for r in state.get("structured_result") or []]

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import sqlglot
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
@@ -243,7 +244,12 @@ def schema_errors(
         checked = check_read_only(sql, dialect)
     except SQLCheckError as error:
         return [error.message]
-    return _schema_check(checked, catalog, secure_map or {}, max_columns)[1]
+    try:
+        return _schema_check(checked, catalog, secure_map or {}, max_columns)[1]
+    except sqlglot.errors.OptimizeError as error:
+        # sqlglot's scope analysis refuses what no database would run either, such as one
+        # alias given to two tables: say so, for the correction agent.
+        return [f"The query's table references are ambiguous: {error}."]
 
 
 def referenced_tables(

@@ -238,17 +238,24 @@ class SQLToolkit:
             return Prepared(False, error=str(exc), kind="unsupported")
         except sqlcheck.SQLCheckError as exc:
             return Prepared(False, error=str(exc), kind="invalid")
+        except Exception as exc:  # a checker bug must cost one query, never the turn
+            logger.exception("checking SQL failed unexpectedly: %s", sql)
+            return Prepared(False, error=f"The SQL could not be checked: {exc}", kind="invalid")
         return Prepared(True, sql=final)
 
     def validate(self, sql: str) -> list[str]:
         """Every table, `table.column` and join column exists; messages with suggestions."""
-        return sqlcheck.schema_errors(
-            sql,
-            self.catalog,
-            dialect=self.dialect,
-            secure_map=self.secure_map,
-            max_columns=self.limits.max_columns_in_validation,
-        )
+        try:
+            return sqlcheck.schema_errors(
+                sql,
+                self.catalog,
+                dialect=self.dialect,
+                secure_map=self.secure_map,
+                max_columns=self.limits.max_columns_in_validation,
+            )
+        except Exception as exc:  # a checker bug must cost one query, never the turn
+            logger.exception("validating SQL failed unexpectedly: %s", sql)
+            return [f"The SQL could not be checked: {exc}"]
 
     def focus_tables(self, sql: str, error: str, selected: list[str]) -> list[str]:
         """The correction agent's tables: those the failed SQL uses, plus, for a column the
