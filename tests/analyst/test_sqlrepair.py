@@ -52,6 +52,7 @@ def test_a_table_that_has_the_column_is_joined_in():
         "SELECT name FROM workOrder",  # crew and customer both have it and both join directly
         "SELECT * FROM (SELECT isActive FROM technician) t",  # nested: left to the agent
         "SELECT COUNT(*) FROM",  # does not parse
+        "SELECT id FROM workOrder WHERE status = 'open",  # does not even tokenise
     ],
 )
 def test_nothing_ambiguous_or_unrelated_is_touched(sql):

@@ -33,7 +33,7 @@ def repair_columns(
     """The repaired SQL, or None when there is nothing this can safely repair."""
     try:
         tree = sqlglot.parse_one(sql, read=dialect)
-    except sqlglot.errors.ParseError:
+    except sqlglot.errors.SqlglotError:  # unparseable (or untokenisable): the agent's job
         return None
     if not isinstance(tree, exp.Select) or tree.find(exp.Subquery, exp.CTE, exp.Union):
         return None  # one flat SELECT only: scopes of nested queries are the agent's job
