@@ -12,7 +12,7 @@ import logging
 from collections.abc import AsyncIterator, Callable, Collection
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
@@ -26,6 +26,11 @@ def message_text(message: BaseMessage) -> str:
     if isinstance(content, str):
         return content
     return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+
+
+def human_texts(messages: list[BaseMessage]) -> list[str]:
+    """The user's messages, oldest first, as text."""
+    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
 
 
 def last_ai_text(messages: list[BaseMessage]) -> str:

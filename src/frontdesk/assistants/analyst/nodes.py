@@ -11,12 +11,12 @@ import logging
 import re
 from typing import Any, Literal
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from frontdesk.agentkit.prompts import render, structured_verdict
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.state import AgentState, AnalystContext
 from frontdesk.guardrails import audit_input
@@ -48,15 +48,11 @@ def is_write_request(text: str) -> bool:
     return bool(_WRITE_REQUEST.search(text))
 
 
-def _human_texts(messages: list[BaseMessage]) -> list[str]:
-    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
-
-
 # -- nodes -----------------------------------------------------------------------------------
 
 
 async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    questions = _human_texts(state.get("messages", []))
+    questions = human_texts(state.get("messages", []))
     text = questions[-1] if questions else ""
     audit = audit_input(text)
     if audit.flagged:
@@ -90,7 +86,7 @@ def _decision(
 async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     """Runs the SQL graph agent on the question (joined to the previous one for a follow-up)."""
     ctx = runtime.context
-    questions = _human_texts(state.get("messages", []))
+    questions = human_texts(state.get("messages", []))
     question = state.get("question") or (questions[-1] if questions else "")
     if state.get("route_method") == "follow_up" and len(questions) > 1:
         question = f"{questions[-2]} Follow-up: {question}"

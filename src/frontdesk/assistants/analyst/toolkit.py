@@ -19,7 +19,7 @@ from sqlalchemy import Engine
 
 from frontdesk.assistants.analyst import executor, sqlcheck
 from frontdesk.assistants.analyst.answers import render_table
-from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship
+from frontdesk.assistants.analyst.join_graph import JoinGraph
 from frontdesk.assistants.analyst.join_paths import JoinPathFinder, NoJoinPath
 from frontdesk.assistants.analyst.sqlrepair import repair_columns
 from frontdesk.assistants.analyst.table_search import TableSearch
@@ -208,7 +208,8 @@ class SQLToolkit:
             ):
                 continue
             sql = f"SELECT DISTINCT {column} FROM {table} ORDER BY 1 LIMIT {MAX_ENUM_VALUES + 1}"
-            result = self.execute(self.prepare(sql).sql) if self.prepare(sql).ok else None
+            prepared = self.prepare(sql)
+            result = self.execute(prepared.sql) if prepared.ok else None
             if result is None or not result.ok or not result.rows:
                 continue
             values = [str(row[0]) for row in result.rows if row[0] is not None]
@@ -299,6 +300,3 @@ class SQLToolkit:
             max_rows=self.limits.max_query_rows,
             timeout_s=self.limits.query_timeout_s,
         )
-
-    def relationship(self, data: dict[str, Any]) -> Relationship:
-        return Relationship.from_dict(data)

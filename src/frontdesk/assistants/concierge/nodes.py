@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 from frontdesk.agentkit.evidence import missed_subject
 from frontdesk.agentkit.grounding import check_grounding, conform_numbers
 from frontdesk.agentkit.prompts import render, structured_verdict
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.validation import (
     FAIL,
     PASS,
@@ -70,10 +70,6 @@ def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
     }
 
 
-def _human_texts(messages: list[BaseMessage]) -> list[str]:
-    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
-
-
 def _reply(text: str) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text)], "sources_used": []}
 
@@ -85,7 +81,7 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
     messages = state.get("messages", [])
     if len(messages) > runtime.context.max_messages:
         return {"query_type": "off_topic", "router_confidence": 1.0, "route_method": "turn_limit"}
-    text = (_human_texts(messages) or [""])[-1]
+    text = (human_texts(messages) or [""])[-1]
     audit = audit_input(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
@@ -96,7 +92,7 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
             "guardrail": audit.family,
         }
     decision = await runtime.context.router.route(text)
-    previous = _human_texts(messages)[:-1]
+    previous = human_texts(messages)[:-1]
     if previous and _is_unsure_follow_up(text, decision.label, decision.confidence):
         # "how much per hour?" means nothing alone; after a question about Kids Quest it does.
         in_context = await runtime.context.router.route(f"{previous[-1]} {text}")
@@ -111,7 +107,7 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
 
 
 def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
-    questions = _human_texts(state.get("messages", []))
+    questions = human_texts(state.get("messages", []))
     query = questions[-1] if questions else ""
     if len(questions) > 1 and is_follow_up(query):
         query = f"{questions[-2]} {query}"
@@ -198,7 +194,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
             "grounding check failed: %s %s", grounding.unsupported, grounding.misattributed
         )
         return validation_outcome(False, retry_count, grounding.feedback())
-    questions = _human_texts(messages)
+    questions = human_texts(messages)
     question = questions[-1] if questions else ""
     if retry_count == 0 and (missed := _missed_venue(question, answer, context, ctx.venue_names)):
         # Asks for one rewrite, never the fallback: a right answer can word its subject

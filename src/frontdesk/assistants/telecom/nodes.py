@@ -18,7 +18,7 @@ from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.tool_calling import (
     Chooser,
     ToolDecision,
@@ -86,12 +86,8 @@ BILLING_STEMS = ["faktur", "rachun", "płat", "plat", "opłat", "oplat", "zwrot"
 ROUTE_KEYWORDS = KeywordCounts([TECH_STEMS, BILLING_STEMS])
 
 
-def _human_texts(messages: list[BaseMessage]) -> list[str]:
-    return [message_text(m) for m in messages if isinstance(m, HumanMessage)]
-
-
 def _language(state: TelecomState) -> str:
-    return detect_language((_human_texts(state.get("messages", [])) or [""])[-1])
+    return detect_language((human_texts(state.get("messages", [])) or [""])[-1])
 
 
 def _reply(text: str, **updates: Any) -> dict[str, Any]:
@@ -106,7 +102,7 @@ async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[
     messages = state.get("messages", [])
     if len(messages) > ctx.max_messages:
         return {"route": FALLBACK, "route_method": "turn_limit", "router_confidence": 1.0}
-    text = (_human_texts(messages) or [""])[-1]
+    text = (human_texts(messages) or [""])[-1]
     audit = audit_input(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
@@ -164,7 +160,7 @@ async def llm_route(llm, text: str) -> tuple[str, float]:
 
 def technical_query(messages: list[BaseMessage]) -> str:
     """The question to search for: the last one, with the one before when it is a follow-up."""
-    questions = _human_texts(messages)
+    questions = human_texts(messages)
     query = questions[-1] if questions else ""
     if len(questions) > 1 and is_follow_up(query):
         query = f"{questions[-2]} {query}"
@@ -242,7 +238,7 @@ def request_key(config: RunnableConfig | None, messages: list[BaseMessage]) -> s
     returns the case it opened the first time instead of opening a second one.
     """
     thread = ((config or {}).get("configurable") or {}).get("thread_id", "")
-    questions = _human_texts(messages)
+    questions = human_texts(messages)
     raw = f"{thread}\n{len(questions)}\n{questions[-1] if questions else ''}"
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
@@ -352,7 +348,7 @@ def fallback(state: TelecomState) -> dict[str, Any]:
         return _reply(prompts.TURN_LIMIT[language], used_tools=[], route_hint=None)
     if state.get("guardrail"):
         return _reply(prompts.GUARDRAIL[language], used_tools=[], route_hint=None)
-    text = (_human_texts(state.get("messages", [])) or [""])[-1]
+    text = (human_texts(state.get("messages", [])) or [""])[-1]
     hint = route_hint(text)
     reply = prompts.FALLBACK[language] + (prompts.FALLBACK_HINT[language][hint] if hint else "")
     return _reply(reply, last_agent="fallback", used_tools=[], route_hint=hint)
