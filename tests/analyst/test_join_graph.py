@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from frontdesk.assistants.analyst.join_graph import (
-    JoinGraph,
+from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship, TableInfo
+from frontdesk.assistants.analyst.join_graph_build import (
     ManualOverrides,
-    Relationship,
-    TableInfo,
     build_join_graph,
     introspect,
     load_manual,

@@ -11,39 +11,27 @@ penalty of at most 0.3 at the default 0.7 threshold, so fewer hops win first (up
 left out of the graph. The graph is undirected (a join works both ways) but every returned
 relationship keeps its from/to orientation; ON clauses name both tables, so they are right in
 either traversal direction. Tables flagged `no_transit` (an audit `user` table that every
-`createdBy` points at) may end a path but are never passed through.
+`createdBy` points at) may end a path but are never passed through. The answer's types and
+`edge_weight` are in `join_plan`; the latency benchmark is in `join_benchmark`.
 """
 
 from __future__ import annotations
 
 import difflib
-import random
-import time
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from heapq import heappop, heappush
 from itertools import combinations, pairwise
-from statistics import quantiles
 from typing import Any
 
 import networkx as nx
 
 from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship
+from frontdesk.assistants.analyst.join_plan import JoinPlan, Path, edge_weight, path_weight
 
-Path = tuple[Relationship, ...]
 _PRIORITY = {"foreign_key": 0, "manual": 1, "inferred": 2}
 _HUB_CANDIDATES = 3  # hubs tried per Steiner plan, best estimated cost first
 _MAX_PLANS_CACHED = 4096
 _INF = float("inf")
-
-
-def edge_weight(confidence: float) -> float:
-    return 1.0 + (1.0 - confidence)
-
-
-def path_weight(relationships: Iterable[Relationship]) -> float:
-    return sum(edge_weight(r.confidence) for r in relationships)
 
 
 class NoJoinPath(ValueError):
@@ -52,55 +40,6 @@ class NoJoinPath(ValueError):
 
 class UnknownTable(NoJoinPath):
     """A table name that is not in the join graph; the message suggests close names."""
-
-
-@dataclass(frozen=True)
-class JoinStep:
-    """`JOIN <table> ON ...`: joins `table` to one already in the plan through `relationship`."""
-
-    table: str
-    relationship: Relationship
-    # Other relationships between the same two tables (e.g. createdBy / assignedTo): the plan
-    # picked the most certain one, but the question may mean another.
-    alternatives: tuple[Relationship, ...] = ()
-
-    def on_clause(self, quote: Callable[[str], str] = str) -> str:
-        r, q = self.relationship, quote
-        return f"{q(r.from_table)}.{q(r.from_column)} = {q(r.to_table)}.{q(r.to_column)}"
-
-    def to_sql(self, quote: Callable[[str], str] = str) -> str:
-        return f"JOIN {quote(self.table)} ON {self.on_clause(quote)}"
-
-
-@dataclass(frozen=True)
-class JoinPlan:
-    """Joins for a set of tables: `FROM root` then `steps` in an order where each is joinable."""
-
-    root: str
-    steps: tuple[JoinStep, ...]
-    weight: float
-
-    @property
-    def relationships(self) -> Path:
-        return tuple(step.relationship for step in self.steps)
-
-    @property
-    def tables(self) -> tuple[str, ...]:
-        """Every table the plan joins, intermediate ones included, in join order."""
-        return (self.root, *(step.table for step in self.steps))
-
-    def to_text(self, quote: Callable[[str], str] = str, *, alternatives: bool = True) -> str:
-        """`FROM a\\nJOIN b ON a.x = b.y ...` for a prompt; other join columns as comments."""
-        lines = [f"FROM {quote(self.root)}"]
-        for step in self.steps:
-            line = step.to_sql(quote)
-            if alternatives and step.alternatives:
-                other = "; ".join(
-                    JoinStep(step.table, r).on_clause(quote) for r in step.alternatives
-                )
-                line += f"  -- or: {other}"
-            lines.append(line)
-        return "\n".join(lines)
 
 
 def _walk(pred: Mapping[str, str], target: str) -> list[str]:
@@ -323,7 +262,7 @@ class JoinPathFinder:
             edges: Sequence[Relationship] = path
         else:
             edges = self.steiner_tree(names, max_hops) if len(names) > 2 else ()
-        return self._order(names[0], edges)
+        return JoinPlan.from_tree(names[0], edges, self._parallel)
 
     def steiner_tree(self, tables: Sequence[str], max_hops: int = 4) -> Path:
         """Relationships of one light tree connecting all `tables` (2-approximation, improved).
@@ -435,90 +374,3 @@ class JoinPathFinder:
             f"({' | '.join(', '.join(g) for g in groups)}); "
             f"e.g. {self.explain_no_path(first, second, max_hops)}"
         )
-
-    def _order(self, root: str, rels: Iterable[Relationship]) -> JoinPlan:
-        """Breadth-first from `root`, so each step joins a table to one already joined."""
-        adj: dict[str, list[tuple[str, Relationship]]] = {}
-        for r in rels:
-            adj.setdefault(r.from_table, []).append((r.to_table, r))
-            adj.setdefault(r.to_table, []).append((r.from_table, r))
-        seen, queue, steps = {root}, deque([root]), []
-        while queue:
-            table = queue.popleft()
-            for other, rel in sorted(adj.get(table, ()), key=lambda e: (e[0], e[1].key)):
-                if other in seen:
-                    continue
-                seen.add(other)
-                queue.append(other)
-                alts = self._parallel.get(frozenset((table, other)), [])
-                steps.append(JoinStep(other, rel, tuple(a for a in alts if a != rel)))
-        plan_rels = [s.relationship for s in steps]
-        return JoinPlan(root, tuple(steps), path_weight(plan_rels))
-
-
-def _percentiles(samples_ns: list[int]) -> tuple[float, float]:
-    if len(samples_ns) < 2:
-        value = samples_ns[0] / 1e6 if samples_ns else 0.0
-        return value, value
-    cuts = quantiles(samples_ns, n=100, method="inclusive")
-    return cuts[49] / 1e6, cuts[94] / 1e6
-
-
-def benchmark_paths(
-    graph: JoinGraph | JoinPathFinder | Iterable[Relationship],
-    n: int = 1000,
-    *,
-    seed: int = 0,
-    confidence_threshold: float = 0.7,
-    max_hops: int = 4,
-    steiner_sizes: Sequence[int] = (3, 4, 5),
-) -> dict[str, Any]:
-    """p50/p95 milliseconds of pair paths and Steiner plans, uncached and cached.
-
-    Random tables come from the largest connected component (deterministic `seed`); an
-    uncached timing clears every cache first (outside the timed call).
-    """
-    finder = (
-        graph if isinstance(graph, JoinPathFinder) else JoinPathFinder(graph, confidence_threshold)  # type: ignore[arg-type]
-    )
-    rng = random.Random(seed)
-    component = sorted(max(nx.connected_components(finder.graph), key=len, default=set()))
-    result: dict[str, Any] = {
-        "tables": finder.graph.number_of_nodes(),
-        "edges": finder.graph.number_of_edges(),
-        "component_tables": len(component),
-        "n": n,
-    }
-    if len(component) < 2:
-        return result
-    pairs = [tuple(rng.sample(component, 2)) for _ in range(n)]
-    sizes = [s for s in steiner_sizes if s <= len(component)]
-    sets = [rng.sample(component, rng.choice(sizes)) for _ in range(n)] if sizes else []
-    jobs: dict[str, tuple[list[Any], Callable[[Any], Any]]] = {
-        "pair": (pairs, lambda p: finder.find_shortest_path(p[0], p[1], max_hops)),
-        "steiner": (sets, lambda s: finder.plan_joins(s, max_hops)),
-    }
-    clock = time.perf_counter_ns
-    for name, (inputs, call) in jobs.items():
-        uncached, cached, found = [], [], 0
-        for item in inputs:
-            finder.cache_clear()
-            start = clock()
-            try:
-                found += call(item) is not None
-            except NoJoinPath:
-                pass
-            uncached.append(clock() - start)
-            start = clock()
-            try:
-                call(item)
-            except NoJoinPath:
-                pass
-            cached.append(clock() - start)
-        for label, samples in (("uncached", uncached), ("cached", cached)):
-            p50, p95 = _percentiles(samples)
-            result[f"{name}_{label}_p50_ms"] = round(p50, 4)
-            result[f"{name}_{label}_p95_ms"] = round(p95, 4)
-        result[f"{name}_found"] = found
-    finder.cache_clear()
-    return result

@@ -21,7 +21,8 @@ from frontdesk.assistants.analyst import nodes, sql_nodes
 from frontdesk.assistants.analyst.database import open_engine
 from frontdesk.assistants.analyst.evaluation import sql_target
 from frontdesk.assistants.analyst.graph import build_graph
-from frontdesk.assistants.analyst.join_graph import JoinGraph, build_join_graph
+from frontdesk.assistants.analyst.join_graph import JoinGraph
+from frontdesk.assistants.analyst.join_graph_build import build_join_graph
 from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.sql_graph import build_sql_graph
 from frontdesk.assistants.analyst.state import AnalystContext
