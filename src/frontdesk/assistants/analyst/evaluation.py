@@ -82,7 +82,12 @@ class SQLTarget:
         tk = self.toolkit(case.db)
         gold = self.gold_rows(tk, case)
         context = AnalystContext(
-            llm=self.models.chat, router=None, sql=tk, sql_graph=self.graph, manual=None
+            llm=self.models.chat,
+            router=None,
+            sql=tk,
+            sql_graph=self.graph,
+            manual=None,
+            write_answers=False,
         )
         limits = tk.limits
         try:

@@ -20,7 +20,7 @@ from langgraph.runtime import Runtime
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.analyst import prompts
-from frontdesk.assistants.analyst.answers import summarize_rows
+from frontdesk.assistants.analyst.answers import plain_answer, summarize_rows
 from frontdesk.assistants.analyst.state import AnalystContext, SQLGraphState
 
 logger = logging.getLogger(__name__)
@@ -230,6 +230,10 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     """The answer: written by the model from the rows (checked against them), or a fixed reply
     when nothing ran."""
     outcome = state.get("outcome")
+    if outcome == "answered" and not runtime.context.write_answers:
+        columns = state.get("column_names") or []
+        rows = state.get("structured_result") or []
+        return {"final_answer": plain_answer(columns, rows, bool(state.get("truncated")))}
     if outcome == "answered":
         text = await summarize_rows(
             runtime.context.llm,

@@ -82,3 +82,6 @@ class AnalystContext:
     max_conversation_messages: int = 20
     # The RAG agent reads about five manual chunks.
     max_context_chars: int = 6000
+    # False: the SQL agent answers from the rows without a model call (the SQL evaluation
+    # measures the query, not the prose, and the call would double its run time).
+    write_answers: bool = True
