@@ -283,7 +283,7 @@ def evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
 ) -> None:
     """Measure a suite and write a markdown report."""
-    from frontdesk.eval.harness import SUITES, report_path
+    from frontdesk.eval.harness import CHAT_MODEL_SUITES, SUITES, report_path
     from frontdesk.eval.report import write_report
 
     settings = _settings(assistant)
@@ -299,13 +299,16 @@ def evaluate(
     except (FrontdeskError, ValueError) as exc:
         raise _fail(str(exc), 1) from None
     path = report or report_path(settings.data_dir, settings.assistant, suite)
+    chat = suite in CHAT_MODEL_SUITES
+    embeddings = settings.embeddings_model or "default"
     write_report(
         result,
         path,
         dataset=str(dataset),
         assistant=settings.assistant,
-        provider=settings.llm_provider if suite == "answers" else settings.embeddings_provider,
-        model=settings.llm_model if suite == "answers" else settings.embeddings_model or "default",
+        provider=settings.llm_provider if chat else settings.embeddings_provider,
+        model=settings.llm_model if chat else settings.embeddings_model or "default",
+        extra={"Embeddings": f"{settings.embeddings_provider} / {embeddings}"} if chat else None,
     )
     if as_json:
         out.print(result.to_json())

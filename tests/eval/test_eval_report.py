@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from frontdesk.eval.datasets import AnswerCase, GuardrailCase, RetrievalCase, RoutingCase
+from frontdesk.eval.datasets import AnswerCase, GuardrailCase, RetrievalCase, RoutingCase, SQLCase
 from frontdesk.eval.harness import report_path
 from frontdesk.eval.report import cell, render_report, write_report
+from frontdesk.eval.sql_suite import SQLRun, run_sql
 from frontdesk.eval.suites import (
     SuiteResult,
     run_answers,
@@ -105,6 +106,35 @@ async def test_answers_report_shows_failed_answers_in_full() -> None:
     assert "> The pool opens at 7.\n> # Not a heading" in failures
     assert "The spa opens at 9." not in failures
     assert "| pass_rate | 0.5000 |" in text
+
+
+async def test_sql_report_shows_tiers_and_each_miss_with_both_queries() -> None:
+    runs = {
+        "How many crews?": SQLRun([(4,)], [(4,)], sql="SELECT COUNT(*) FROM crew"),
+        "Open orders?": SQLRun(
+            None,
+            [(17,)],
+            sql="SELECT COUNT(*) FROM wo",
+            outcome="failed",
+            error="Table 'wo' does NOT exist",
+        ),
+    }
+
+    async def predict(case):
+        return runs[case.question]
+
+    cases = [
+        SQLCase("How many crews?", "SELECT COUNT(*) FROM crew", "demo", tier="easy", line=1),
+        SQLCase("Open orders?", "SELECT COUNT(*) FROM workOrder", "demo", tier="hard", line=2),
+    ]
+    result = await run_sql(cases, predict, show_progress=False)
+    text = render_report(result, dataset="sql.jsonl", provider="embedded", model="m")
+    assert "| easy | 1 | 1.0000 |" in text and "| hard | 1 | 0.0000 |" in text
+    assert "## Misses (1)" in text and "How many crews?" not in text
+    assert "### Line 2 (hard, demo): Open orders?" in text
+    assert "- Error: Table 'wo' does NOT exist" in text
+    assert "```sql\nSELECT COUNT(*) FROM workOrder\n```" in text
+    assert "```sql\nSELECT COUNT(*) FROM wo\n```" in text
 
 
 def test_long_sections_are_cut_and_write_report_creates_folders(tmp_path) -> None:

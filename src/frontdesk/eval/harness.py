@@ -44,6 +44,8 @@ TARGETS: dict[str, str] = {
     "sql": "async predict(case) -> SQLRun (the agent's rows and the gold SQL's rows)",
 }
 assert set(SUITES) == set(PARSERS) == set(TARGETS)
+# Suites whose target runs the chat model (asynchronously); the others need embeddings only.
+CHAT_MODEL_SUITES = frozenset({"answers", "tools", "sql"})
 
 
 async def evaluate(
@@ -59,7 +61,7 @@ async def evaluate(
     if not callable(target):
         raise TypeError(f"the {suite} suite needs a callable: {TARGETS[suite]}")
     cases = load_dataset(suite, dataset)
-    if suite in ("answers", "tools", "sql"):
+    if suite in CHAT_MODEL_SUITES:
         return await SUITES[suite](cases, target, **options)
     return SUITES[suite](cases, target, **options)
 

@@ -167,11 +167,40 @@ def _answers_sections(result: SuiteResult, max_rows: int) -> list[str]:
     return lines
 
 
+def _sql_sections(result: SuiteResult, max_rows: int) -> list[str]:
+    metrics = result.metrics
+    lines = ["## Per tier", ""]
+    lines += table(
+        ["Tier", "Cases", "Execution accuracy"],
+        [
+            [tier, metrics["cases_by_tier"][tier], accuracy]
+            for tier, accuracy in metrics["accuracy_by_tier"].items()
+        ],
+    )
+    misses = [d for d in result.details if not d["correct"]]
+    section, shown = _limited("Misses", misses, max_rows)
+    lines += section
+    for d in shown:
+        where = f"{d['tier'] or '-'}, {d['db']}"
+        lines += [f"### Line {d['line']} ({where}): {cell(d['question'])}", ""]
+        lines.append(
+            f"- Outcome: {cell(d['outcome'])}; queries written {d['attempts']}; "
+            f"rows {d['predicted_rows']} (gold {d['gold_rows']})"
+        )
+        if d["error"]:
+            lines.append(f"- Error: {cell(d['error'], 400)}")
+        # Fenced, so the SQL reads as written and cannot break the report's markdown.
+        lines += ["", "Gold:", "```sql", d["gold_sql"], "```", "Predicted:", "```sql"]
+        lines += [d["sql"] or "(none)", "```", ""]
+    return lines
+
+
 SECTIONS: dict[str, Callable[[SuiteResult, int], list[str]]] = {
     "retrieval": _retrieval_sections,
     "routing": _routing_sections,
     "guardrails": _guardrail_sections,
     "answers": _answers_sections,
+    "sql": _sql_sections,
 }
 
 
