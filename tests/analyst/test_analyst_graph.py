@@ -75,12 +75,23 @@ async def test_other_errors_go_to_the_correction_agent_with_the_validators_messa
 
 async def test_corrections_stop_after_three_attempts(analyst):
     wrong = "SELECT nosuchcolumn FROM workOrder"
-    service, llm = analyst(script(sql=[wrong], fixes=[wrong, wrong, wrong]))
+    service, llm = analyst(script(sql=[wrong], fixes=[wrong] * 6))
     answer = await service.ask("how many technicians are active", "t1")
     assert answer.extra["sql_report"]["correction_attempts"] == 3
     assert answer.extra["sql_report"]["outcome"] == "failed"
     assert answer.answer.startswith("I could not build a query")
-    assert sum(str(c[0].content).startswith("You fix") for c in llm.calls) == 3
+    # Each attempt that repeats the failed query is asked a second time (sampled).
+    assert sum(str(c[0].content).startswith("You fix") for c in llm.calls) == 6
+
+
+async def test_a_correction_that_repeats_the_failed_query_is_asked_again(analyst):
+    wrong = "SELECT nosuchcolumn FROM workOrder"
+    right = "SELECT COUNT(*) AS n FROM workOrder WHERE status = 'open'"
+    service, llm = analyst(script(sql=[wrong], fixes=[f" {wrong.lower()} ", right], answer="ok"))
+    answer = await service.ask("count open work orders", "t1")
+    assert answer.extra["final_structured_data"] == [{"n": 17}]
+    assert answer.extra["sql_report"]["correction_attempts"] == 1
+    assert sum(str(c[0].content).startswith("You fix") for c in llm.calls) == 2
 
 
 async def test_an_empty_result_is_regenerated_once_with_a_hint(analyst):

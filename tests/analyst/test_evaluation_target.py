@@ -39,7 +39,7 @@ async def test_a_right_query_matches_the_gold_rows_without_an_answer_writing_cal
 
 async def test_a_query_that_never_runs_is_a_miss_with_its_error(demo_settings, toolkit):
     broken = "SELECT COUNT(*) FROM employee WHERE employee.nosuch = 1"
-    target, _ = scripted_target(demo_settings, toolkit, [broken] * 4)
+    target, _ = scripted_target(demo_settings, toolkit, [broken] * 7)
     run = await target(SQLCase("How many technicians are active?", GOLD, "demo"))
     assert run.predicted_rows is None and run.needed_correction
     assert run.corrections == 3 and "nosuch" in (run.error or "")

@@ -41,6 +41,8 @@ SELECTION_TOKENS = 160
 SQL_TOKENS = 320
 # Regenerations after a query that ran but found nothing (seed: "Empty -> SQL Generator").
 MAX_EMPTY_RETRIES = 1
+# Sampling temperature for a second try when the model repeats a query already tried.
+RETRY_TEMPERATURE = 0.8
 
 
 # -- nodes -----------------------------------------------------------------------------------
@@ -124,7 +126,8 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
         question=state["question"],
     )
     system = render(prompts.SQL_SYSTEM, dialect=tk.dialect_name, max_rows=tk.limits.max_query_rows)
-    sql = await _ask_sql(runtime.context.llm, system, turn)
+    tried = [state["sql"]] if history else []
+    sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
     return {
         "sql": sql,
         "iterations": state.get("iterations", 0) + 1,
@@ -222,7 +225,8 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
         history=f"\nEarlier attempts:\n{tried}\n" if tried else "",
     )
     system = render(prompts.CORRECTION_SYSTEM, dialect=tk.dialect_name)
-    corrected = await _ask_sql(runtime.context.llm, system, turn)
+    tried = [failed, *(h["sql"] for h in history)]
+    corrected = await _ask_new_sql(runtime.context.llm, system, turn, tried)
     return {**update, "sql": corrected}
 
 
@@ -311,8 +315,26 @@ def extract_sql(reply: str) -> str:
     return text.strip().rstrip(";").strip()
 
 
-async def _ask_sql(llm, system: str, turn: str) -> str:
-    reply = await with_max_tokens(llm, SQL_TOKENS).ainvoke(
+async def _ask_sql(llm, system: str, turn: str, **options: Any) -> str:
+    model = with_max_tokens(llm, SQL_TOKENS)
+    reply = await (model.bind(**options) if options else model).ainvoke(
         [SystemMessage(content=system), HumanMessage(content=turn)]
     )
     return extract_sql(message_text(reply))
+
+
+def _same_sql(a: str, b: str) -> bool:
+    return " ".join(a.split()).lower() == " ".join(b.split()).lower()
+
+
+async def _ask_new_sql(llm, system: str, turn: str, tried: list[str]) -> str:
+    """SQL for `turn`; when it repeats a query already tried, asked once more with sampling.
+
+    A small model decoding greedily answers a correction prompt with the failed query word for
+    word (seen on most failed Chinook cases), which would spend every attempt on one answer.
+    """
+    sql = await _ask_sql(llm, system, turn)
+    if any(_same_sql(sql, old) for old in tried):
+        logger.info("the model repeated a query already tried; asking again with sampling")
+        sql = await _ask_sql(llm, system, turn, temperature=RETRY_TEMPERATURE)
+    return sql
