@@ -26,7 +26,9 @@ def script(sql=(), fixes=(), answer="There are 21 active technicians.", general=
     return reply
 
 
-ACTIVE_TECHS = "SELECT COUNT(*) AS technicians FROM employee WHERE isTechnician = 1 AND isActive = 1"
+ACTIVE_TECHS = (
+    "SELECT COUNT(*) AS technicians FROM employee WHERE isTechnician = 1 AND isActive = 1"
+)
 
 
 async def test_a_data_question_runs_sql_through_the_secure_view(analyst):
@@ -56,6 +58,20 @@ async def test_a_column_of_the_wrong_table_is_repaired_without_the_model(analyst
     assert "JOIN employeeCrew ON employeeCrew.crewId = crew.id" in report["executed_sql"]
     assert not any(str(c[0].content).startswith("You fix") for c in llm.calls)
     assert answer.extra["final_structured_data"][0]["leads"] > 0
+
+
+async def test_the_join_plan_covers_the_tables_the_question_names(analyst):
+    right = "SELECT COUNT(*) AS n FROM workOrder WHERE status = 'open'"
+    service, llm = analyst(script(sql=[right], answer="17 are open."))
+    await service.ask("count open work orders", "t1")
+    prompt = next(
+        str(c[-1].content) for c in llm.calls if str(c[0].content).startswith("You write")
+    )
+    plan = prompt.split("question needs from it):\n")[1].split("\n\n")[0]
+    # Several tables were chosen; the question names one, so the plan joins nothing.
+    assert plan.strip() == "FROM workOrder"
+    schema = prompt.split("Schema:\n")[1]
+    assert schema.startswith("workOrder(")  # the planned tables first
 
 
 async def test_other_errors_go_to_the_correction_agent_with_the_validators_message(analyst):
@@ -162,4 +178,3 @@ async def test_stream_reports_route_tool_and_rows(analyst):
     sources = next(e.data for e in events if e.event == "sources")
     assert sources["rows"] == [{"technicians": 21}] and sources["columns"] == ["technicians"]
     assert sources["sql"].startswith("SELECT")
-

@@ -224,6 +224,18 @@ def test_faithful_translations_happen():
     assert final("SELECT 1 FROM DUAL", "mysql") == "SELECT 1"
 
 
+def test_mysql_date_parts_run_on_sqlite():
+    sql = "SELECT COUNT(*) FROM crew WHERE YEAR(createdAt) = 2025 AND MONTH(createdAt) = 11"
+    on_sqlite = final(sql, "sqlite")
+    assert "YEAR(" not in on_sqlite and "MONTH(" not in on_sqlite
+    assert "CAST(STRFTIME('%Y', createdAt) AS INTEGER) = 2025" in on_sqlite
+    rows = sqlite3.connect(":memory:").execute(
+        on_sqlite.replace("FROM crew", "FROM (SELECT '2025-11-03 08:00:00' AS createdAt)")
+    )
+    assert rows.fetchall() == [(1,)]
+    assert "YEAR(createdAt)" in final(sql, "mysql")
+
+
 @pytest.mark.parametrize(
     ("sql", "dialect", "feature"),
     [

@@ -1,10 +1,15 @@
-"""Deterministic repair of a column taken from the wrong table (the seed's first pattern)."""
+"""Deterministic repairs: a column taken from the wrong table (the seed's first pattern), in
+another spelling style or with its table's name as prefix, a table name for its alias, and
+MySQL date functions on SQLite."""
 
 from __future__ import annotations
+
+import sqlite3
 
 import pytest
 
 from frontdesk.assistants.analyst.join_graph import Relationship
+from frontdesk.assistants.analyst.sqlcheck import validate
 from frontdesk.assistants.analyst.sqlrepair import repair_columns
 from frontdesk.assistants.analyst.sqlschema import SchemaCatalog
 
@@ -65,3 +70,201 @@ def test_the_agents_chosen_tables_break_a_tie():
     # joins count, so customer is the one candidate.
     assert "JOIN customer ON workOrder.customerId = customer.id" in repair(sql)
     assert repair(sql).endswith("WHERE customer.isActive = 1")
+
+
+def test_a_nested_exists_is_not_taken_for_a_flat_select():
+    # The inner table is not visible to the outer WHERE: moving crew.isLead there is wrong.
+    sql = (
+        "SELECT id FROM crew WHERE crew.isLead = 1 "
+        "AND EXISTS (SELECT 1 FROM employeeCrew WHERE employeeCrew.crewId = crew.id)"
+    )
+    assert repair(sql) is None
+
+
+def test_sql_the_checker_refuses_as_unsafe_is_not_repaired():
+    sql = "SELECT load_extension('evil') FROM crew c JOIN employeeCrew ec ON ec.crewId = c.id WHERE c.isLead = 1"
+    assert repair(sql) is None
+
+
+NAMES = SchemaCatalog(
+    {
+        "invoice": ["id", "customerId", "total", "amountPaid", "issuedAt"],
+        "payment": ["id", "invoiceId", "amount_paid"],
+        "branch": ["id", "name", "city"],
+        "staff": ["id", "branchId", "name"],
+        "part": ["id", "name", "price", "partNumber"],
+        "supplier": ["id", "partId", "partName"],
+        "priority": ["id", "name", "level", "createdAt"],
+        "ticket": ["id", "priorityId", "title", "createdAt"],
+    }
+)
+NAME_RELATIONSHIPS = [
+    Relationship("payment", "invoiceId", "invoice", "id"),
+    Relationship("staff", "branchId", "branch", "id"),
+    Relationship("supplier", "partId", "part", "id"),
+    Relationship("ticket", "priorityId", "priority", "id"),
+]
+
+
+def fix(sql, dialect="sqlite"):
+    fixed = repair_columns(sql, NAMES, NAME_RELATIONSHIPS, dialect=dialect)
+    if fixed is not None:  # whatever the repair writes passes the checks
+        assert validate(fixed, NAMES, dialect).ok, fixed
+    return fixed
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        (
+            "SELECT SUM(total - amount_paid) FROM invoice",
+            "SELECT SUM(total - amountPaid) FROM invoice",
+        ),
+        (
+            "SELECT i.amount_paid FROM invoice AS i WHERE i.Issued_At > '2024-01-01'",
+            "SELECT i.amountPaid FROM invoice AS i WHERE i.issuedAt > '2024-01-01'",
+        ),
+        (  # an unknown qualifier takes the alias of the one table with the column
+            "SELECT x.amount_paid FROM invoice AS i JOIN staff AS s ON s.id = i.customerId",
+            "SELECT i.amountPaid FROM invoice AS i JOIN staff AS s ON s.id = i.customerId",
+        ),
+    ],
+)
+def test_a_column_in_another_case_or_underscore_style_is_respelled(sql, expected):
+    assert fix(sql) == expected
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        # only the qualifier's table counts: ticket.createdAt is not invoice's
+        "SELECT i.created_at FROM invoice AS i JOIN ticket AS t ON t.id = i.id",
+        # both tables have a createdAt
+        "SELECT created_at FROM ticket AS t JOIN priority AS p ON t.priorityId = p.id",
+        # invoice.amountPaid, or payment.amount_paid as written?
+        "SELECT i.amount_paid FROM invoice AS i JOIN payment AS p ON p.invoiceId = i.id",
+        # a self-join: which side's createdAt?
+        "SELECT created_at FROM ticket AS a JOIN ticket AS b ON a.id = b.id",
+    ],
+)
+def test_a_restyled_column_that_fits_twice_is_left_alone(sql):
+    assert fix(sql) is None
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        ("SELECT T4.branchName FROM branch AS T4", "SELECT T4.name FROM branch AS T4"),
+        ("SELECT partName, price FROM part", "SELECT part.name, price FROM part"),
+        (
+            "SELECT s.name, branch_name FROM staff AS s JOIN branch AS b ON s.branchId = b.id",
+            "SELECT s.name, b.name FROM staff AS s JOIN branch AS b ON s.branchId = b.id",
+        ),
+        (  # a self-join: the alias written says which side
+            "SELECT a.staffName FROM staff AS a JOIN staff AS b ON a.branchId = b.id",
+            "SELECT a.name FROM staff AS a JOIN staff AS b ON a.branchId = b.id",
+        ),
+        (  # the prefix names the table, whatever alias the column was given
+            "SELECT s.branchCity FROM staff AS s JOIN branch AS b ON s.branchId = b.id",
+            "SELECT b.city FROM staff AS s JOIN branch AS b ON s.branchId = b.id",
+        ),
+    ],
+)
+def test_a_column_prefixed_with_its_tables_name_loses_the_prefix(sql, expected):
+    assert fix(sql) == expected
+
+
+def test_a_column_some_table_has_as_written_is_not_unprefixed():
+    sql = "SELECT p.partName FROM part AS p JOIN supplier AS s ON s.partId = p.id"
+    assert fix(sql) == "SELECT s.partName FROM part AS p JOIN supplier AS s ON s.partId = p.id"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT branchName FROM staff",  # branch is not in the query
+        "SELECT staffName FROM staff AS a JOIN staff AS b ON a.branchId = b.id",  # which side?
+    ],
+)
+def test_a_prefix_is_only_dropped_for_a_table_of_the_query(sql):
+    assert fix(sql) is None
+
+
+@pytest.mark.parametrize(
+    ("sql", "expected"),
+    [
+        (
+            "SELECT priority.name FROM ticket AS T2 JOIN priority AS T1 ON T2.priorityId = T1.id",
+            "SELECT T1.name FROM ticket AS T2 JOIN priority AS T1 ON T2.priorityId = T1.id",
+        ),
+        (
+            "SELECT T1.priority.name, COUNT(*) FROM priority AS T1 GROUP BY T1.priority.name",
+            "SELECT T1.name, COUNT(*) FROM priority AS T1 GROUP BY T1.name",
+        ),
+        ("SELECT priority.* FROM priority AS T1", "SELECT T1.* FROM priority AS T1"),
+        (  # both tables have createdAt: the qualifier says which
+            "SELECT priority.createdAt FROM ticket AS T2 JOIN priority AS T1 ON T2.priorityId = T1.id",
+            "SELECT T1.createdAt FROM ticket AS T2 JOIN priority AS T1 ON T2.priorityId = T1.id",
+        ),
+        (
+            "SELECT t1.createdAt FROM ticket AS T1 JOIN priority AS T2 ON T1.priorityId = T2.id",
+            "SELECT T1.createdAt FROM ticket AS T1 JOIN priority AS T2 ON T1.priorityId = T2.id",
+        ),
+    ],
+)
+def test_a_table_name_used_for_its_alias_becomes_the_alias(sql, expected):
+    assert fix(sql) == expected
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT staff.name FROM staff AS a JOIN staff AS b ON a.branchId = b.id",  # which one?
+        "SELECT T1.ticket.title FROM priority AS T1",  # T1 is not ticket
+        "SELECT main.priority.name FROM priority",  # a schema, not an alias
+    ],
+)
+def test_a_qualifier_that_could_mean_two_tables_is_left_alone(sql):
+    assert fix(sql) is None
+
+
+def test_mysql_date_parts_become_strftime_on_sqlite():
+    sql = (
+        "SELECT YEAR(createdAt) AS y, COUNT(*) FROM ticket "
+        "WHERE MONTH(createdAt) = 3 AND DAY(createdAt) < 15 GROUP BY YEAR(createdAt)"
+    )
+    assert fix(sql) == (
+        "SELECT CAST(STRFTIME('%Y', createdAt) AS INTEGER) AS y, COUNT(*) FROM ticket "
+        "WHERE CAST(STRFTIME('%m', createdAt) AS INTEGER) = 3 "
+        "AND CAST(STRFTIME('%d', createdAt) AS INTEGER) < 15 "
+        "GROUP BY CAST(STRFTIME('%Y', createdAt) AS INTEGER)"
+    )
+
+
+def test_the_sqlite_date_parts_compute_what_mysql_would():
+    fixed = fix(
+        "SELECT YEAR(d), MONTH(d), DAY(d), DAYOFMONTH(d), EXTRACT(YEAR FROM d), "
+        "EXTRACT(MONTH FROM d), EXTRACT(DAY FROM d) FROM (SELECT '2024-03-05 10:30:00' AS d) AS t"
+    )  # nested: the column repair does not look at it, the date rewrite still applies
+    assert "YEAR" not in fixed.replace("'%Y'", "")
+    assert sqlite3.connect(":memory:").execute(fixed).fetchall() == [(2024, 3, 5, 5, 2024, 3, 5)]
+
+
+def test_date_parts_are_rewritten_with_the_column_repair_or_without_it():
+    assert fix("SELECT COUNT(*) FROM invoice WHERE YEAR(issued_at) = 2024") == (
+        "SELECT COUNT(*) FROM invoice WHERE CAST(STRFTIME('%Y', issuedAt) AS INTEGER) = 2024"
+    )
+    # nosuch fits nowhere: the columns are the agent's, the date part is fixed anyway
+    assert (
+        repair_columns(
+            "SELECT COUNT(*) FROM invoice WHERE YEAR(nosuch) = 2024",
+            NAMES,
+            NAME_RELATIONSHIPS,
+            dialect="sqlite",
+        )
+        == "SELECT COUNT(*) FROM invoice WHERE CAST(STRFTIME('%Y', nosuch) AS INTEGER) = 2024"
+    )
+
+
+def test_mysql_keeps_its_own_date_functions():
+    assert fix("SELECT COUNT(*) FROM ticket WHERE YEAR(createdAt) = 2024", "mysql") is None

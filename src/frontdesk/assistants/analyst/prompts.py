@@ -49,7 +49,8 @@ $schema
 Relationships (table.column = table.column):
 $relationships
 
-Join plan connecting the chosen tables:
+Join plan for the tables the question names (join another table only for a column the \
+question needs from it):
 $join_plan
 $history
 Question: $question

@@ -107,7 +107,12 @@ def find_paths(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[s
 
 
 def plan_joins(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    return {"join_plan": runtime.context.sql.join_plan_text(state["tables"])}
+    """Joins for the tables the question names (else the first chosen one); the other chosen
+    tables stay in the schema, to be joined only for a column the question needs."""
+    tk = runtime.context.sql
+    named = tk.named_tables(state["question"], state["tables"]) or state["tables"][:1]
+    join_tables, plan = tk.join_plan(named)
+    return {"join_tables": join_tables, "join_plan": plan}
 
 
 async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
@@ -115,13 +120,15 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
     history = ""
     if state.get("outcome") == "empty" and state.get("sql"):
         history = render(prompts.EMPTY_RESULT_HINT, previous_sql=state["sql"])
+    # The planned tables first: a small model reads the top of a long schema most closely.
+    tables = list(dict.fromkeys([*(state.get("join_tables") or []), *state["tables"]]))
     turn = render(
         prompts.SQL_GENERATION,
-        schema=tk.schema_text(state["tables"], tk.limits.max_columns_in_schema),
+        schema=tk.schema_text(tables, tk.limits.max_columns_in_schema),
         relationships=tk.relationship_lines(
             state.get("allowed_relationships") or [], tk.limits.max_relationships_in_prompt
         ),
-        join_plan=state.get("join_plan") or "(one table: no joins)",
+        join_plan=state.get("join_plan") or "(no tables)",
         history=history,
         question=state["question"],
     )

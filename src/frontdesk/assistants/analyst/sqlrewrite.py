@@ -22,6 +22,7 @@ from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect as _SqlglotDialect
 from sqlglot.errors import ErrorLevel, UnsupportedError
 
+from frontdesk.assistants.analyst.sqldates import sqlite_date_parts
 from frontdesk.assistants.analyst.sqlsafety import (
     Dialect,
     SQLCheckError,
@@ -199,7 +200,8 @@ def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
     """SQL text for ``dialect`` from a checked tree, or ``UnsupportedSQL`` naming the feature.
 
     Comments are dropped: what runs is only what the tree holds. Translations sqlglot does
-    faithfully (``::`` casts, ILIKE, FETCH FIRST, string_agg, IS DISTINCT FROM) happen here.
+    faithfully (``::`` casts, ILIKE, FETCH FIRST, string_agg, IS DISTINCT FROM) happen here,
+    and MySQL's date parts become SQLite's STRFTIME (sqldates.py).
     sqlglot's generator mutates the tree it renders: ``copy=False`` (faster) only for trees
     the caller throws away.
     """
@@ -209,6 +211,10 @@ def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
         raise UnsupportedSQL(f"{target} cannot run this query: {problem}.")
     if dialect == "mysql":
         expr = _drop_from_dual(expr)
+    if dialect == "sqlite":  # models write MySQL's YEAR(x) and MONTH(x) whatever the target
+        expr = expr.copy() if copy else expr
+        sqlite_date_parts(expr)
+        copy = False
     try:
         return _SQLGLOT_DIALECTS[dialect].generate(
             expr, copy=copy, unsupported_level=ErrorLevel.RAISE, comments=False

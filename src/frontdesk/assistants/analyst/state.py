@@ -49,6 +49,7 @@ class SQLGraphState(TypedDict, total=False):
     candidate_tables: list[str]
     tables: list[str]
     allowed_relationships: list[dict[str, Any]]
+    join_tables: list[str]  # the tables the join plan connects (named ones and connectors)
     join_plan: str
     sql: str  # the SQL as the model wrote it (logical table names)
     executed_sql: str | None  # after the secure rewrite and the LIMIT

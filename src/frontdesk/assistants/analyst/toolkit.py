@@ -22,7 +22,7 @@ from frontdesk.assistants.analyst.answers import render_table
 from frontdesk.assistants.analyst.join_graph import JoinGraph
 from frontdesk.assistants.analyst.join_paths import JoinPathFinder, NoJoinPath
 from frontdesk.assistants.analyst.sqlrepair import repair_columns
-from frontdesk.assistants.analyst.table_search import TableSearch
+from frontdesk.assistants.analyst.table_search import TableSearch, named_tables
 from frontdesk.config import Settings
 
 logger = logging.getLogger(__name__)
@@ -168,14 +168,24 @@ class SQLToolkit:
                         connected.append(table)
         return connected, paths
 
-    def join_plan_text(self, tables: list[str]) -> str:
-        """The joins of one minimum-weight tree over the tables, as FROM/JOIN lines."""
-        if len(tables) < 2:
-            return ""
+    def named_tables(self, question: str, tables: list[str]) -> list[str]:
+        """The tables among `tables` that the question names (table_search.named_tables)."""
+        columns = {t: self.graph.columns_of(t) for t in tables if t in self.graph.tables}
+        return named_tables(question, tables, columns)
+
+    def join_plan(self, tables: list[str]) -> tuple[list[str], str]:
+        """One minimum-weight tree over the tables: its tables (the given ones and those that
+        connect them) and its joins as FROM/JOIN lines."""
+        if not tables:
+            return [], ""
         try:
-            return self.paths.plan_joins(tables, max_hops=self.limits.max_hops).to_text()
+            plan = self.paths.plan_joins(tables, max_hops=self.limits.max_hops)
         except NoJoinPath as exc:
-            return f"(no join path: {exc})"
+            return list(tables), f"(no join path: {exc})"
+        return list(plan.tables), plan.to_text()
+
+    def join_plan_text(self, tables: list[str]) -> str:
+        return self.join_plan(tables)[1]
 
     # -- prompt text -------------------------------------------------------------------------
 
@@ -279,8 +289,9 @@ class SQLToolkit:
         return tables[: self.limits.max_tables_in_context]
 
     def repair(self, sql: str, preferred: list[str]) -> str | None:
-        """`sql` with columns moved to the table that has them (joined in when needed), or
-        None when that does not apply (sqlrepair.py)."""
+        """`sql` with its column mistakes repaired (moved to the table that has them, joined
+        in when needed; respelled; re-qualified with the alias) and MySQL date parts made
+        SQLite's, or None when nothing applies (sqlrepair.py)."""
         return repair_columns(
             sql,
             self.catalog,
