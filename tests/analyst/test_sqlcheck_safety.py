@@ -236,6 +236,18 @@ def test_mysql_date_parts_run_on_sqlite():
     assert "YEAR(createdAt)" in final(sql, "mysql")
 
 
+def test_every_sqlite_date_part_computes_what_mysql_would_at_any_depth():
+    on_sqlite = final(
+        "SELECT YEAR(d), MONTH(d), DAY(d), DAYOFMONTH(d), EXTRACT(YEAR FROM d), "
+        "EXTRACT(MONTH FROM d), EXTRACT(DAY FROM d) FROM (SELECT '2024-03-05 10:30:00' AS d) AS t "
+        "GROUP BY YEAR(d)",
+        "sqlite",
+    )
+    assert "YEAR" not in on_sqlite.replace("'%Y'", "")
+    rows = sqlite3.connect(":memory:").execute(on_sqlite).fetchall()
+    assert rows == [(2024, 3, 5, 5, 2024, 3, 5)]
+
+
 @pytest.mark.parametrize(
     ("sql", "dialect", "feature"),
     [

@@ -1,10 +1,7 @@
 """Deterministic repairs: a column taken from the wrong table (the seed's first pattern), in
-another spelling style or with its table's name as prefix, a table name for its alias, and
-MySQL date functions on SQLite."""
+another spelling style or with its table's name as prefix, a table name for its alias."""
 
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 
@@ -226,45 +223,3 @@ def test_a_table_name_used_for_its_alias_becomes_the_alias(sql, expected):
 )
 def test_a_qualifier_that_could_mean_two_tables_is_left_alone(sql):
     assert fix(sql) is None
-
-
-def test_mysql_date_parts_become_strftime_on_sqlite():
-    sql = (
-        "SELECT YEAR(createdAt) AS y, COUNT(*) FROM ticket "
-        "WHERE MONTH(createdAt) = 3 AND DAY(createdAt) < 15 GROUP BY YEAR(createdAt)"
-    )
-    assert fix(sql) == (
-        "SELECT CAST(STRFTIME('%Y', createdAt) AS INTEGER) AS y, COUNT(*) FROM ticket "
-        "WHERE CAST(STRFTIME('%m', createdAt) AS INTEGER) = 3 "
-        "AND CAST(STRFTIME('%d', createdAt) AS INTEGER) < 15 "
-        "GROUP BY CAST(STRFTIME('%Y', createdAt) AS INTEGER)"
-    )
-
-
-def test_the_sqlite_date_parts_compute_what_mysql_would():
-    fixed = fix(
-        "SELECT YEAR(d), MONTH(d), DAY(d), DAYOFMONTH(d), EXTRACT(YEAR FROM d), "
-        "EXTRACT(MONTH FROM d), EXTRACT(DAY FROM d) FROM (SELECT '2024-03-05 10:30:00' AS d) AS t"
-    )  # nested: the column repair does not look at it, the date rewrite still applies
-    assert "YEAR" not in fixed.replace("'%Y'", "")
-    assert sqlite3.connect(":memory:").execute(fixed).fetchall() == [(2024, 3, 5, 5, 2024, 3, 5)]
-
-
-def test_date_parts_are_rewritten_with_the_column_repair_or_without_it():
-    assert fix("SELECT COUNT(*) FROM invoice WHERE YEAR(issued_at) = 2024") == (
-        "SELECT COUNT(*) FROM invoice WHERE CAST(STRFTIME('%Y', issuedAt) AS INTEGER) = 2024"
-    )
-    # nosuch fits nowhere: the columns are the agent's, the date part is fixed anyway
-    assert (
-        repair_columns(
-            "SELECT COUNT(*) FROM invoice WHERE YEAR(nosuch) = 2024",
-            NAMES,
-            NAME_RELATIONSHIPS,
-            dialect="sqlite",
-        )
-        == "SELECT COUNT(*) FROM invoice WHERE CAST(STRFTIME('%Y', nosuch) AS INTEGER) = 2024"
-    )
-
-
-def test_mysql_keeps_its_own_date_functions():
-    assert fix("SELECT COUNT(*) FROM ticket WHERE YEAR(createdAt) = 2024", "mysql") is None

@@ -29,7 +29,8 @@ def test_chosen_tables_without_a_direct_join_get_the_tables_between_them(toolkit
 
 
 def test_join_plan_joins_three_tables_in_one_tree(toolkit):
-    plan = toolkit.join_plan_text(["employee", "workTime", "workOrder"])
+    tables, plan = toolkit.join_plan(["employee", "workTime", "workOrder"])
+    assert {"employee", "workTime", "workOrder"} <= set(tables)
     lines = plan.splitlines()
     assert lines[0].startswith("FROM ") and len([x for x in lines if x.startswith("JOIN")]) == 2
     assert "workTime.employeeId = employee.id" in plan or "employee.id = workTime.employeeId" in plan

@@ -4,8 +4,8 @@ The model writes ``YEAR(x)``, ``MONTH(x)``, ``DAY(x)`` (and ``DAYOFMONTH``, ``EX
 FROM x)``) whatever the target; SQLite answers "no such function: YEAR" or a syntax error, and
 sqlglot's SQLite generator passes them through unchanged. The SQLite spelling is
 ``CAST(STRFTIME('%Y', x) AS INTEGER)``: an integer like MySQL's, so ``YEAR(d) = 2024`` still
-compares numbers. Its own module (not inside ``sqlrepair``) because it is a tree rewrite with
-no schema in it, which the repair uses today and rendering for SQLite could use as well.
+compares numbers. Applied when rendering every SQLite query (``sqlrewrite.render``), so the
+model's MySQL spelling never fails first; its own module because it needs no schema.
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ the query to the correction agent:
   `partName` over `part` -> `part.name`;
 * a table's name as qualifier although the query aliases it: `priority.name` over `priority AS
   T1` -> `T1.name` (only when the table appears once), and the three-part `T1.priority.name` ->
-  `T1.name`;
-* on SQLite, MySQL's `YEAR(x)`, `MONTH(x)`, `DAY(x)` (and EXTRACT) -> `CAST(STRFTIME('%Y', x)
-  AS INTEGER)` and so on (sqldates.py), at any depth and whatever the column repair decides.
+  `T1.name`.
+
+(MySQL's `YEAR(x)` on SQLite needs no repair: rendering rewrites it for every SQLite query,
+sqldates.py.)
 
 Column repairs touch one flat SELECT only: scopes of nested queries are the agent's job. SQL
 the checker refuses as unsafe or cannot parse is never repaired, and whatever is repaired is
@@ -36,7 +37,6 @@ import sqlglot
 from sqlglot import exp
 
 from frontdesk.assistants.analyst.join_graph import Relationship
-from frontdesk.assistants.analyst.sqldates import sqlite_date_parts
 from frontdesk.assistants.analyst.sqlsafety import SQLCheckError, check_read_only
 from frontdesk.assistants.analyst.sqlschema import SchemaCatalog
 
@@ -59,16 +59,13 @@ def repair_columns(
         tree: exp.Expression = check_read_only(sql, dialect).expression
     except (SQLCheckError, sqlglot.errors.SqlglotError, ValueError):
         return None  # unsafe, unparseable, or a dialect the checker does not know
-    changed = False
     flat = not any(query is not tree for query in tree.find_all(exp.Query))
-    if isinstance(tree, exp.Select) and flat:  # EXISTS (SELECT ...) is nested too
-        joinable = [r for r in relationships if r.confidence >= min_confidence]
-        fixed = tree.copy()  # a repair that gives up halfway must leave no trace
-        if _ColumnRepair(fixed, catalog, joinable, preferred).run():
-            tree, changed = fixed, True
-    if dialect == "sqlite" and sqlite_date_parts(tree):
-        changed = True
-    return tree.sql(dialect=dialect) if changed else None
+    if not isinstance(tree, exp.Select) or not flat:  # EXISTS (SELECT ...) is nested too
+        return None
+    joinable = [r for r in relationships if r.confidence >= min_confidence]
+    if not _ColumnRepair(tree, catalog, joinable, preferred).run():
+        return None  # nothing wrong, or something only the agent can fix
+    return tree.sql(dialect=dialect)
 
 
 def _normal(name: str) -> str:
@@ -103,7 +100,7 @@ class _ColumnRepair:
 
     def run(self) -> bool:
         """True when the tree was repaired; False when nothing was wrong or something could
-        not be (the tree may then be half-changed: the caller works on a copy)."""
+        not be (the tree may then be half-changed: the caller throws it away)."""
         if not self.valid:
             return False
         outputs = {a.alias for a in self.tree.expressions if isinstance(a, exp.Alias)}

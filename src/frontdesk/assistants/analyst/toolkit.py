@@ -184,9 +184,6 @@ class SQLToolkit:
             return list(tables), f"(no join path: {exc})"
         return list(plan.tables), plan.to_text()
 
-    def join_plan_text(self, tables: list[str]) -> str:
-        return self.join_plan(tables)[1]
-
     # -- prompt text -------------------------------------------------------------------------
 
     def schema_text(self, tables: list[str], max_columns: int) -> str:
@@ -290,8 +287,8 @@ class SQLToolkit:
 
     def repair(self, sql: str, preferred: list[str]) -> str | None:
         """`sql` with its column mistakes repaired (moved to the table that has them, joined
-        in when needed; respelled; re-qualified with the alias) and MySQL date parts made
-        SQLite's, or None when nothing applies (sqlrepair.py)."""
+        in when needed; respelled; re-qualified with the alias), or None when nothing applies
+        (sqlrepair.py)."""
         return repair_columns(
             sql,
             self.catalog,
