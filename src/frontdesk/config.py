@@ -41,10 +41,16 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_temperature: float = 0.0
     llm_max_tokens: int = 384
+    # Per model call, counted from when the call starts running, not while it waits its turn.
     llm_timeout_s: float = 60.0
     llm_context_tokens: int = 4096
     llm_threads: int = Field(default_factory=lambda: max(1, os.cpu_count() or 1))
     llm_seed: int = 7
+    # Embedded model only: calls running in llama.cpp at once (1-4, one per KV-cache slot at
+    # most). The others wait in a fair queue: interactive turns before background work, and
+    # round-robin between callers (llm/scheduling.py). Hosted and OpenAI-compatible servers
+    # have no queue in front of them: they manage their own concurrency.
+    llm_parallel_calls: int = 4
 
     # Embeddings.
     embeddings_provider: EmbeddingsProvider = "embedded"
@@ -122,7 +128,13 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8080
     rate_limit_chat_per_minute: int = 20
+    # A turn's time limit (/chat, /telecom/chat, /internal/chat/stream), counted while the turn
+    # runs, not while its model calls wait in the queue; a turn out of time ends with its
+    # assistant's deterministic answer (what was retrieved and where to ask), not an error.
     sse_timeout_s: float = 60.0
+    # Turns in progress at once; beyond it a new turn gets 503 with Retry-After. This bounds
+    # how long a turn can wait in the model's queue.
+    queue_max_turns: int = 16
     allowed_origins: list[str] = ["http://127.0.0.1:8080", "http://localhost:8080"]
     log_level: str = "INFO"
     environment: str = "development"

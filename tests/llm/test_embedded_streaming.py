@@ -19,6 +19,7 @@ from pydantic import BaseModel
 
 from frontdesk.llm.embedded import EmbeddedChatModel
 from frontdesk.llm.llama_server import LlamaRuntimeError, LlamaServerRuntime, RuntimeKey
+from frontdesk.llm.scheduling import CallScheduler
 
 
 def chunk(text: str | None = None, finish: str | None = None, **extra) -> dict:
@@ -34,6 +35,7 @@ class FakeRuntime:
         self.requests: list[tuple[dict, str | None]] = []
         self.stopped_early = threading.Event()
         self.thread_names: list[str] = []
+        self.scheduler = CallScheduler(4)
 
     def spawn(self, work, cancelled, name):
         threading.Thread(target=work, name=name, daemon=True).start()
@@ -231,30 +233,6 @@ def test_runtime_stops_at_the_deadline(tmp_path):
     server = FakeServer([chunk("x")] * 50, delay_s=0.02)
     with pytest.raises(TimeoutError):
         call(runtime_with(server, tmp_path), timeout_s=0.1)
-
-
-def test_runtime_waits_for_a_busy_pinned_slot_only_until_the_deadline(tmp_path):
-    runtime = runtime_with(FakeServer([chunk(finish="stop")]), tmp_path)
-    runtime._slot_locks["generator"].acquire()
-    try:
-        with pytest.raises(TimeoutError, match="busy"):
-            call(runtime, slot="generator", timeout_s=0.05)
-        assert len(call(runtime, slot="router")) == 1  # other slots are unaffected
-    finally:
-        runtime._slot_locks["generator"].release()
-
-
-def test_requests_beyond_the_slot_count_wait_then_time_out(tmp_path):
-    runtime = runtime_with(FakeServer([chunk(finish="stop")]), tmp_path)
-    for _ in runtime.slots:  # every slot busy with another request
-        runtime._capacity.acquire()
-    try:
-        with pytest.raises(TimeoutError, match="every cache slot"):
-            call(runtime, timeout_s=0.05)
-    finally:
-        for _ in runtime.slots:
-            runtime._capacity.release()
-    assert len(call(runtime)) == 1
 
 
 def test_runtime_reraises_errors_from_the_consumer(tmp_path):

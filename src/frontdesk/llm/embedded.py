@@ -9,6 +9,10 @@ slot whose cached prompt shares the longest prefix, so router, validator and gen
 settle in different slots and a long static system prompt is evaluated once, not every turn.
 `with_cache_slot("router")` (or `cache_slot=` per call) pins a call kind to a slot instead.
 Structured output is grammar-constrained (JSON schema).
+
+Every call first waits its turn in the runtime's fair queue (`scheduling.py`); its time limit
+(`timeout_s`) counts from when it starts running. While an async call waits, its place is sent
+as a LangChain custom event (`QUEUE_EVENT`), which a streamed turn shows as a `progress` event.
 """
 
 from __future__ import annotations
@@ -22,7 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.callbacks import (
+    AsyncCallbackManagerForLLMRun,
+    CallbackManagerForLLMRun,
+    adispatch_custom_event,
+)
 from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.chat_models import agenerate_from_stream, generate_from_stream
 from langchain_core.messages import AIMessageChunk, BaseMessage, convert_to_openai_messages
@@ -32,6 +40,7 @@ from langchain_core.runnables import Runnable
 from pydantic import Field, PrivateAttr
 
 from frontdesk.llm.llama_server import CACHE_SLOTS, LlamaServerRuntime, shared_runtime
+from frontdesk.llm.scheduling import QUEUE_EVENT, Grant
 from frontdesk.llm.structured import json_schema_of, structured_output
 from frontdesk.llm.weights import chat_model_path
 
@@ -40,6 +49,14 @@ if TYPE_CHECKING:
 
 _PER_CALL_OPTIONS = ("max_tokens", "temperature", "seed", "response_format")
 _CONSUMER_GRACE_S = 5.0
+
+
+async def report_queue_place(position: int, waiting: int) -> None:
+    """Tell the running graph (if any) where this call waits; 0 when its turn came."""
+    try:
+        await adispatch_custom_event(QUEUE_EVENT, {"position": position, "waiting": waiting})
+    except RuntimeError:
+        pass  # called outside any runnable (a bare model call): nobody to tell
 
 
 def _check_slot(slot: str | None) -> None:
@@ -67,7 +84,11 @@ class EmbeddedChatModel(BaseChatModel):
     temperature: float = Field(default=0.2, ge=0.0)
     max_tokens: int = Field(default=384, ge=1)
     seed: int = 7
+    # Per call, counted from when the call starts running (not while it waits its turn).
     timeout_s: float = Field(default=60.0, gt=0)
+    # How many calls run in llama.cpp at once (None: one per KV-cache slot); set by the
+    # first model object built for a runtime, shared by the rest.
+    parallel_calls: int | None = Field(default=None, ge=1)
     # The KV-cache slot this model object uses unless a call passes `cache_slot=`;
     # None lets llama.cpp pick the slot whose cached prompt shares the longest prefix.
     cache_slot: str | None = None
@@ -78,7 +99,10 @@ class EmbeddedChatModel(BaseChatModel):
         super().__init__(**data)
         _check_slot(self.cache_slot)
         self._runtime = shared_runtime(
-            self.model_path, context_tokens=self.context_tokens, threads=self.threads
+            self.model_path,
+            context_tokens=self.context_tokens,
+            threads=self.threads,
+            parallel_calls=self.parallel_calls,
         )
 
     @classmethod
@@ -93,6 +117,7 @@ class EmbeddedChatModel(BaseChatModel):
             max_tokens=settings.llm_max_tokens,
             seed=settings.llm_seed,
             timeout_s=settings.llm_timeout_s,
+            parallel_calls=settings.llm_parallel_calls,
         )
 
     @property
@@ -142,9 +167,13 @@ class EmbeddedChatModel(BaseChatModel):
         return request, slot
 
     def _work(
-        self, request: dict[str, Any], slot: str | None, put: Callable[[Any], None]
+        self, request: dict[str, Any], slot: str | None, put: Callable[[Any], None], grant: Grant
     ) -> tuple[threading.Event, float]:
-        """Start the blocking generation in a worker thread; returns (cancel switch, deadline)."""
+        """Start the blocking generation in a worker thread; returns (cancel switch, deadline).
+
+        The call holds `grant` (its place in the queue) until llama.cpp is done with it, even
+        when the consumer gave up earlier; the time limit starts now, when it starts running.
+        """
         cancelled = threading.Event()
         deadline = time.monotonic() + self.timeout_s
 
@@ -156,8 +185,14 @@ class EmbeddedChatModel(BaseChatModel):
                 put(_Done())
             except BaseException as exc:  # noqa: BLE001 - handed to the consumer
                 put(_Failed(exc))
+            finally:
+                grant.release()
 
-        self._runtime.spawn(run, cancelled, name=f"frontdesk-llm-{slot or 'auto'}")
+        try:
+            self._runtime.spawn(run, cancelled, name=f"frontdesk-llm-{slot or 'auto'}")
+        except BaseException:
+            grant.release()
+            raise
         return cancelled, deadline
 
     def _wait_s(self, deadline: float) -> float:
@@ -166,7 +201,9 @@ class EmbeddedChatModel(BaseChatModel):
         return max(0.0, deadline - time.monotonic()) + _CONSUMER_GRACE_S
 
     def _timed_out(self) -> TimeoutError:
-        return TimeoutError(f"the embedded model did not answer within {self.timeout_s:g} s")
+        return TimeoutError(
+            f"the embedded model did not answer within {self.timeout_s:g} s of starting"
+        )
 
     def _to_chunk(self, raw: dict[str, Any], slot: str | None) -> ChatGenerationChunk | None:
         choices = raw.get("choices") or [{}]
@@ -210,7 +247,8 @@ class EmbeddedChatModel(BaseChatModel):
     ) -> Iterator[ChatGenerationChunk]:
         request, slot = self._request(messages, stop, **kwargs)
         chunks: queue.SimpleQueue[Any] = queue.SimpleQueue()
-        cancelled, deadline = self._work(request, slot, chunks.put)
+        grant = self._runtime.scheduler.acquire_blocking(slot)
+        cancelled, deadline = self._work(request, slot, chunks.put, grant)
         try:
             while True:
                 try:
@@ -250,7 +288,8 @@ class EmbeddedChatModel(BaseChatModel):
                 if cancelled is not None:
                     cancelled.set()
 
-        cancelled, deadline = self._work(request, slot, put)
+        grant = await self._runtime.scheduler.acquire(slot, on_position=report_queue_place)
+        cancelled, deadline = self._work(request, slot, put, grant)
         try:
             while True:
                 try:

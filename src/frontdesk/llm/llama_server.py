@@ -12,9 +12,10 @@ system prompt: a later call that shares a slot's prefix only evaluates the new t
 
 One runtime per (model file, context, threads) per process, shared by every chat model object
 built for it: the weights are loaded once. Concurrent requests are safe: llama.cpp's task queue
-serialises work per slot (different slots decode together in one batch). In front of it, a
-semaphore admits at most one request per slot and a named slot has its own lock, so waiting
-callers queue in Python, where they give up at their deadline, not inside llama.cpp.
+serialises work per slot (different slots decode together in one batch). In front of it, the
+runtime's `CallScheduler` (scheduling.py) lets at most `parallel_calls` requests in (one per
+slot at most, one at a time on a named slot); the others wait in its fair queue, in Python,
+where a waiting turn can be told its place, not inside llama.cpp.
 """
 
 from __future__ import annotations
@@ -24,10 +25,11 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from frontdesk.llm.scheduling import CallScheduler
 
 # The KV-cache slots, by the call kind a caller can pin to each; with no slot named,
 # llama.cpp picks among the same slots by shared prompt prefix.
@@ -52,17 +54,28 @@ class RuntimeKey:
 class LlamaServerRuntime:
     """A loaded GGUF with one KV-cache slot per call kind."""
 
-    def __init__(self, key: RuntimeKey, slots: tuple[str, ...] = CACHE_SLOTS) -> None:
+    def __init__(
+        self,
+        key: RuntimeKey,
+        slots: tuple[str, ...] = CACHE_SLOTS,
+        *,
+        parallel_calls: int | None = None,
+    ) -> None:
         if key.context_tokens < 256:
             raise ValueError(f"llm_context_tokens must be at least 256, got {key.context_tokens}")
         if key.threads < 1:
             raise ValueError(f"llm_threads must be at least 1, got {key.threads}")
         self.key = key
         self.slots = slots
-        self._slot_locks = {name: threading.Lock() for name in slots}
-        # At most one request per slot inside llama.cpp; the rest wait here, where they can
-        # give up at their deadline (llama.cpp's own queue has no timeout).
-        self._capacity = threading.BoundedSemaphore(len(slots))
+        parallel_calls = len(slots) if parallel_calls is None else parallel_calls
+        if not 1 <= parallel_calls <= len(slots):
+            raise ValueError(
+                f"llm_parallel_calls must be between 1 and {len(slots)} (one per KV-cache "
+                f"slot at most), got {parallel_calls}"
+            )
+        # Calls wait their turn here, in a fair order (llama.cpp's own queue is first come,
+        # first served, and cannot tell a waiting caller its place).
+        self.scheduler = CallScheduler(parallel_calls)
         self._server: Any = None
         self._load_lock = threading.Lock()
         self.load_seconds: float | None = None
@@ -140,7 +153,7 @@ class LlamaServerRuntime:
         """llama.cpp's slot index for `name`; -1 (llama.cpp chooses) for None."""
         if name is None:
             return -1
-        if name not in self._slot_locks:
+        if name not in self.slots:
             raise ValueError(f"unknown cache slot {name!r}; choose one of: {', '.join(self.slots)}")
         return self.slots.index(name)
 
@@ -155,40 +168,34 @@ class LlamaServerRuntime:
     ) -> None:
         """Stream one chat completion into `on_chunk` (blocking; run it in a worker thread).
 
-        Stops early when `cancelled` is set. Raises `TimeoutError` past `deadline`
+        The caller holds a `Grant` from `self.scheduler` for this slot while this runs. Stops
+        early when `cancelled` is set. Raises `TimeoutError` past `deadline`
         (`time.monotonic()`), `LlamaRuntimeError` when llama.cpp reports an error.
         """
         self.load()
         slot_index = self.slot_id(slot)
-        gates = [self._slot_locks[slot]] if slot is not None else []
         errors: list[dict[str, Any]] = []
         raised: list[BaseException] = []
         finished = False
-        with ExitStack() as held:
-            for gate in [*gates, self._capacity]:
-                if not gate.acquire(timeout=max(0.0, deadline - time.monotonic())):
-                    busy = f"cache slot {slot!r}" if slot else "every cache slot"
-                    raise TimeoutError(f"the embedded model stayed busy ({busy})")
-                held.callback(gate.release)
 
-            def receive(chunk: dict[str, Any]) -> bool:
-                # Returning True tells llama.cpp to stop this request. xllamacpp swallows
-                # exceptions raised in here, so they are kept and re-raised below.
-                nonlocal finished
-                if "error" in chunk or ("message" in chunk and "choices" not in chunk):
-                    errors.append(chunk.get("error", chunk))
-                    return True
-                try:
-                    on_chunk(chunk)
-                except BaseException as exc:  # noqa: BLE001 - re-raised after the call
-                    raised.append(exc)
-                    return True
-                if any(c.get("finish_reason") for c in chunk.get("choices", [])):
-                    finished = True
-                return cancelled.is_set() or time.monotonic() > deadline
+        def receive(chunk: dict[str, Any]) -> bool:
+            # Returning True tells llama.cpp to stop this request. xllamacpp swallows
+            # exceptions raised in here, so they are kept and re-raised below.
+            nonlocal finished
+            if "error" in chunk or ("message" in chunk and "choices" not in chunk):
+                errors.append(chunk.get("error", chunk))
+                return True
+            try:
+                on_chunk(chunk)
+            except BaseException as exc:  # noqa: BLE001 - re-raised after the call
+                raised.append(exc)
+                return True
+            if any(c.get("finish_reason") for c in chunk.get("choices", [])):
+                finished = True
+            return cancelled.is_set() or time.monotonic() > deadline
 
-            payload = {**request, "stream": True, "id_slot": slot_index}
-            self._server.handle_chat_completions(payload, receive)
+        payload = {**request, "stream": True, "id_slot": slot_index}
+        self._server.handle_chat_completions(payload, receive)
         if raised:
             raise raised[0]
         if errors:
@@ -211,11 +218,15 @@ def close_all() -> None:
         runtime.close()
 
 
-def shared_runtime(model_path: Path, *, context_tokens: int, threads: int) -> LlamaServerRuntime:
-    """The process-wide runtime for these settings (created on first use, loaded lazily)."""
+def shared_runtime(
+    model_path: Path, *, context_tokens: int, threads: int, parallel_calls: int | None = None
+) -> LlamaServerRuntime:
+    """The process-wide runtime for these settings (created on first use, loaded lazily).
+
+    `parallel_calls` is set by whoever creates the runtime; later callers share its queue."""
     key = RuntimeKey(model_path.resolve(), context_tokens, threads)
     with _RUNTIMES_LOCK:
         runtime = _RUNTIMES.get(key)
         if runtime is None:
-            runtime = _RUNTIMES[key] = LlamaServerRuntime(key)
+            runtime = _RUNTIMES[key] = LlamaServerRuntime(key, parallel_calls=parallel_calls)
         return runtime
