@@ -1,11 +1,14 @@
 """`GraphAssistant`: an `AssistantService` over a compiled LangGraph graph and its run context.
 
 Each assistant supplies what differs (how a message becomes graph input, how a final state
-becomes an answer and its sources); threads, streaming, and shutdown are the same for all.
+becomes an answer and its sources, what to answer when a turn runs out of time); threads,
+streaming, time limits and shutdown are the same for all.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import AsyncExitStack
 from typing import Any
@@ -13,8 +16,15 @@ from typing import Any
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
-from frontdesk.agentkit.streaming import stream_turn
+from frontdesk.agentkit.streaming import (
+    OutOfTime,
+    out_of_time_answer,
+    running_time_limit,
+    stream_turn,
+)
 from frontdesk.assistants.base import Answer, ChatEvent
+
+logger = logging.getLogger(__name__)
 
 # A turn's state is saved once, when the turn ends (answered, failed or cancelled), not after
 # each node: a turn is the unit a guest sees, nothing inside it is resumable, and saving after
@@ -39,6 +49,9 @@ class GraphAssistant:
         resources: AsyncExitStack | None = None,
         # LangGraph event -> a `progress` event (route chosen, tool started), or None.
         progress_of: Callable[[dict[str, Any]], ChatEvent | None] | None = None,
+        # The turn's state -> its answer when the turn runs out of time (what was retrieved
+        # and where to ask); None: a general "busy, ask again" sentence.
+        out_of_time: OutOfTime | None = None,
     ):
         self.name = name
         self.graph = graph
@@ -50,6 +63,7 @@ class GraphAssistant:
         self._sources_of = sources_of
         self._resources = resources
         self._progress_of = progress_of
+        self._out_of_time = out_of_time
         self._closed = False
 
     @property
@@ -76,15 +90,29 @@ class GraphAssistant:
             context=self.context,
             durability=DURABILITY,
             progress_of=self._progress_of,
+            out_of_time=self._out_of_time,
         )
 
     async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
-        state = await self.graph.ainvoke(
-            self._turn_input(message, user_id),
-            self.config(thread_id),
-            context=self.context,
-            durability=DURABILITY,
-        )
+        inputs = self._turn_input(message, user_id)
+        state: dict[str, Any] = {}
+        try:
+            # The state after each step, so a turn out of time still has what it found.
+            async with running_time_limit():
+                async for state in self.graph.astream(
+                    inputs,
+                    self.config(thread_id),
+                    context=self.context,
+                    durability=DURABILITY,
+                    stream_mode="values",
+                ):
+                    pass
+        except TimeoutError:
+            logger.warning("turn out of time for thread %s: answering without the model", thread_id)
+            partial = {**inputs, **state}
+            answer = self._answer_of(partial, thread_id)
+            text = out_of_time_answer(partial, self._out_of_time)
+            return dataclasses.replace(answer, answer=text, extra={**answer.extra, "out_of_time": True})
         return self._answer_of(state, thread_id)
 
     async def aclose(self) -> None:

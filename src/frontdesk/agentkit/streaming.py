@@ -4,12 +4,19 @@ Tokens are forwarded only from the nodes that write the answer (never from a rou
 validator's model call). When such a node runs again (a validation retry) the client is told to
 clear what it has shown; and when the final answer is not what was streamed (a canned greeting, a
 fallback, a static "I don't know"), a `replace` carries the final text.
+
+A model call waiting its turn in the embedded model's queue shows as `progress` events with its
+place (`{"stage": "queue", "position": 2, "waiting": 5}`; position 0 once it starts). When the
+turn runs out of time (the turn clock the server starts, which does not count that waiting; or a
+model call's own limit), the turn ends with the assistant's deterministic answer built from what
+its nodes had found so far (`out_of_time`), never with an error.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
@@ -17,6 +24,16 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
 from frontdesk.assistants.base import ChatEvent
+from frontdesk.llm.scheduling import QUEUE_EVENT
+from frontdesk.llm.turn_clock import current_turn_clock
+
+# A turn's state -> its best answer without the model (retrieved facts, where to ask).
+OutOfTime = Callable[[dict[str, Any]], str]
+# What a turn out of time says when its assistant supplies nothing better.
+OUT_OF_TIME_ANSWER = (
+    "Sorry, I could not finish this answer in time: the assistant is very busy right now. "
+    "Please ask again in a moment."
+)
 
 logger = logging.getLogger(__name__)
 
@@ -51,18 +68,38 @@ async def stream_turn(
     context: Any = None,
     durability: Durability,
     progress_of: Callable[[dict[str, Any]], ChatEvent | None] | None = None,
+    out_of_time: OutOfTime | None = None,
 ) -> AsyncIterator[ChatEvent]:
     """`progress_of(event)` turns the LangGraph events an assistant cares about (a route
-    chosen, a tool started) into `progress` events; the rest are not shown."""
+    chosen, a tool started) into `progress` events; the rest are not shown. `out_of_time(state)`
+    is the answer when the turn runs out of time."""
     yield ChatEvent("metadata", {"thread_id": thread_id})
     streamed: list[str] = []
     runs_seen: dict[str, int] = {}
+    # What the turn's nodes (subgraphs' too) have written so far: an answer out of time is
+    # built from it, since a cancelled turn's state is not saved.
+    written: dict[str, Any] = {}
+    events = aiter(
+        graph.astream_events(inputs, config, version="v2", context=context, durability=durability)
+    )
     try:
-        async for event in graph.astream_events(
-            inputs, config, version="v2", context=context, durability=durability
-        ):
+        while True:
+            try:
+                # Only the wait for the graph's next event counts, never the `yield`: a slow
+                # consumer is not a slow turn.
+                async with running_time_limit():
+                    event = await anext(events)
+            except StopAsyncIteration:
+                break
             kind = event["event"]
             node = event.get("metadata", {}).get("langgraph_node")
+            if kind == "on_custom_event" and event["name"] == QUEUE_EVENT:
+                yield ChatEvent("progress", {"stage": "queue", **event["data"]})
+                continue
+            if kind == "on_chain_end" and node is not None and event["name"] == node:
+                output = event.get("data", {}).get("output")
+                if isinstance(output, dict):
+                    written.update(output)
             if progress_of is not None and kind in ("on_chain_start", "on_chain_end"):
                 progress = progress_of(event)
                 if progress is not None:
@@ -82,10 +119,79 @@ async def stream_turn(
         if final != "".join(streamed):
             yield ChatEvent("replace", {"content": final})
         yield ChatEvent("sources", sources_of(state))
+    except TimeoutError:
+        logger.warning("turn out of time for thread %s: answering without the model", thread_id)
+        await _close(events)
+        state = await _state_so_far(graph, config, inputs, written)
+        for item in out_of_time_events(state, out_of_time, sources_of):
+            yield item
     except Exception as exc:  # the turn failed: say so, never leak a traceback
         logger.exception("turn failed for thread %s", thread_id)
         yield ChatEvent("error", {"error": _public_error(exc)})
+    finally:
+        await _close(events)
     yield ChatEvent("done", {"done": True})
+
+
+def running_time_limit() -> AbstractAsyncContextManager[Any]:
+    """The current turn's clock as a timeout (none outside a turn the server timed)."""
+    clock = current_turn_clock()
+    return clock.limit() if clock is not None else nullcontext()
+
+
+def out_of_time_answer(state: dict[str, Any], out_of_time: OutOfTime | None) -> str:
+    if out_of_time is None:
+        return OUT_OF_TIME_ANSWER
+    try:
+        return out_of_time(state) or OUT_OF_TIME_ANSWER
+    except Exception:  # a partial state the function did not expect: the general answer
+        logger.exception("the out-of-time answer failed")
+        return OUT_OF_TIME_ANSWER
+
+
+def out_of_time_events(
+    state: dict[str, Any],
+    out_of_time: OutOfTime | None,
+    sources_of: Callable[[dict[str, Any]], dict[str, Any]],
+) -> list[ChatEvent]:
+    """`replace` with the deterministic answer, then the sources it drew on (flagged)."""
+    events = [ChatEvent("replace", {"content": out_of_time_answer(state, out_of_time)})]
+    try:
+        sources = dict(sources_of(state))
+    except Exception:
+        logger.exception("sources of a turn out of time failed")
+        sources = {"sources": []}
+    events.append(ChatEvent("sources", {**sources, "out_of_time": True}))
+    return events
+
+
+async def _close(events: AsyncIterator[Any]) -> None:
+    closer = getattr(events, "aclose", None)
+    if closer is not None:
+        try:
+            await closer()
+        except Exception:
+            logger.exception("closing the graph's event stream failed")
+
+
+async def _state_so_far(
+    graph: CompiledStateGraph,
+    config: dict[str, Any],
+    inputs: dict[str, Any],
+    written: dict[str, Any],
+) -> dict[str, Any]:
+    """The conversation as saved before this turn, this turn's input, and what its nodes
+    wrote (the latest value of each key; messages are the input's)."""
+    try:
+        saved = dict((await graph.aget_state(config)).values)
+    except Exception:
+        logger.exception("reading the state of a turn out of time failed")
+        saved = {}
+    history = list(saved.get("messages") or [])
+    asked = [m for m in inputs.get("messages") or [] if m not in history]
+    state = {**saved, **inputs, **{k: v for k, v in written.items() if k != "messages"}}
+    state["messages"] = history + asked
+    return state
 
 
 def _public_error(exc: Exception) -> str:

@@ -21,6 +21,7 @@ from starlette.middleware.cors import CORSMiddleware
 from frontdesk import __version__
 from frontdesk.assistants.base import AssistantService
 from frontdesk.config import Settings, get_settings
+from frontdesk.server.admission import install_turn_admission, queue_status
 from frontdesk.server.analyst import ANALYST, InternalChatRequest, SeedEventEncoder
 from frontdesk.server.errors import ApiError, install_error_handlers
 from frontdesk.server.middleware import (
@@ -151,6 +152,7 @@ def create_app(
     install_error_handlers(app)
 
     # add_middleware wraps what is already there, so the last added is the outermost.
+    install_turn_admission(app, settings)  # inside the rate limit: a flood is limited first
     app.add_middleware(
         RateLimitMiddleware,
         per_minute=settings.rate_limit_chat_per_minute,
@@ -192,7 +194,7 @@ def _add_routes(app: FastAPI) -> None:
             413: {"description": "Request body too large"},
             422: {"description": "Invalid request"},
             429: {"description": "Rate limited; see Retry-After"},
-            503: {"description": "Assistant not ready"},
+            503: {"description": "Assistant not ready, or too busy; see Retry-After"},
         },
         summary="Ask the assistant; the answer streams back as server-sent events.",
     )
@@ -307,7 +309,7 @@ def _add_routes(app: FastAPI) -> None:
         service = _services(request).get(name)
         if service is None or not service.ready:
             raise ApiError(503, f"The assistant '{name}' is not ready.", assistant=name)
-        return {"status": "ready", "assistant": name}
+        return {"status": "ready", "assistant": name, "queue": queue_status(request.app)}
 
     @app.get("/property", summary="What the assistant knows about: name, location, categories.")
     async def property_info(

@@ -5,6 +5,12 @@ its own `error`). This layer guarantees what a client relies on even when the se
 the thread id comes first, an exception or the timeout ends the stream with one `error` event (a
 fixed sentence, never a traceback), nothing follows `done`, and the service's generator is always
 closed.
+
+The time limit is the turn's *running* time: a turn clock (`turn_clock_scope`) is started here
+and paused while the turn's model calls wait in the embedded model's queue, so a busy machine
+makes answers late, not failed. The service sees the same clock: a `GraphAssistant` ends a turn
+out of time with its deterministic answer; this layer's own limit, a little later
+(`out_of_time_grace_s`), only catches a service that ignores the clock.
 """
 
 from __future__ import annotations
@@ -18,11 +24,19 @@ from typing import Any
 import anyio
 
 from frontdesk.assistants.base import AssistantService, ChatEvent
+from frontdesk.llm.turn_clock import turn_clock_scope
 
 logger = logging.getLogger("frontdesk.server")
 
 FAILURE_MESSAGE = "Sorry, something went wrong while answering. Please try again."
 CLOSE_TIMEOUT_S = 5.0
+# How long a service whose turn ran out of time gets to write its answer without the model.
+OUT_OF_TIME_GRACE_S = 5.0
+
+
+def out_of_time_grace_s(timeout_s: float) -> float:
+    # A quarter of short limits (tests), so the backstop stays proportionate.
+    return min(OUT_OF_TIME_GRACE_S, timeout_s / 4)
 
 
 def timeout_message(timeout_s: float) -> str:
@@ -46,8 +60,7 @@ async def chat_sse_stream(
 ) -> AsyncIterator[dict[str, str]]:
     """`encode(event, data)` writes each event as an SSE message (None: not sent); the
     default is the core's `event:` + JSON `data:` form."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout_s
+    grace_s = out_of_time_grace_s(timeout_s)
     # `user_id` goes along only when the request names a customer, so a turn without one
     # calls the service exactly as before.
     kwargs = {"user_id": user_id} if user_id is not None else {}
@@ -61,6 +74,8 @@ async def chat_sse_stream(
         head = [] if sent_metadata else [encode("metadata", {"thread_id": thread_id})]
         return [m for m in (*head, encode("error", payload)) if m is not None]
 
+    clock_scope = turn_clock_scope(timeout_s)
+    clock = clock_scope.__enter__()  # entered here, left in `finally`: it spans the yields
     try:
         # Inside the `try`: a service whose stream() fails when called still gets an `error`.
         events = aiter(service.stream(message, thread_id, **kwargs))
@@ -68,7 +83,7 @@ async def chat_sse_stream(
             try:
                 # The timeout wraps only the wait for the next event, never the `yield`,
                 # so a slow client cannot be mistaken for a slow assistant.
-                async with asyncio.timeout_at(deadline):
+                async with clock.limit(extra_s=grace_s):
                     event = await anext(events)
             except StopAsyncIteration:
                 return
@@ -106,6 +121,7 @@ async def chat_sse_stream(
         for item in error(FAILURE_MESSAGE):
             yield item
     finally:
+        clock_scope.__exit__(None, None, None)
         closer = getattr(events, "aclose", None)
         if closer is not None:
             # Shielded: after a disconnect the surrounding scope is cancelled, and the

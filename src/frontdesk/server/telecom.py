@@ -1,13 +1,14 @@
 """`POST /telecom/chat`: one telecom support turn as a single JSON answer (not streamed).
 
-The turn runs the `telecom` service's `ask` under the same time limit as a streamed answer. A
-failure inside the turn is a 500 (a timeout a 504) with one fixed sentence and the request id,
-never the exception's text: the log has the traceback.
+The turn runs the `telecom` service's `ask` under the same time limit as a streamed answer
+(running time: waiting in the model's queue does not count; a turn out of time is answered
+without the model by the service). A failure inside the turn is a 500 (a service that ignores
+the limit a 504) with one fixed sentence and the request id, never the exception's text: the
+log has the traceback.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 from typing import Any
@@ -16,7 +17,8 @@ from frontdesk.assistants.base import Answer, AssistantService
 from frontdesk.errors import FrontdeskError
 from frontdesk.server.errors import ApiError
 from frontdesk.server.schemas import TelecomChatRequest, TelecomChatResponse
-from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message
+from frontdesk.llm.turn_clock import turn_clock_scope
+from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
 
 logger = logging.getLogger("frontdesk.server")
 
@@ -32,8 +34,9 @@ async def telecom_turn(
 ) -> TelecomChatResponse:
     ids = {"request_id": request_id} if request_id else {}
     try:
-        async with asyncio.timeout(timeout_s):
-            answer = await service.ask(body.message, body.session_id, user_id=body.user_id)
+        with turn_clock_scope(timeout_s) as clock:
+            async with clock.limit(extra_s=out_of_time_grace_s(timeout_s)):
+                answer = await service.ask(body.message, body.session_id, user_id=body.user_id)
     except TimeoutError:
         logger.warning(
             "telecom turn timed out after %.1f s (session %s, request %s)",
