@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
@@ -12,6 +14,7 @@ from frontdesk.assistants.concierge.service import (
     GREETING_PATTERNS,
     VENUE_CATEGORIES,
     answer_of,
+    out_of_time_answer,
     sources_of,
     turn_input,
 )
@@ -45,9 +48,12 @@ def knowledge(small_kb, tmp_path, hash_embeddings):
     return source, index
 
 
-def make_service(knowledge, hash_embeddings, script, *, min_similarity=0.05, validate_with_llm=True):
+def make_service(
+    knowledge, hash_embeddings, script, *, min_similarity=0.05, validate_with_llm=True,
+    token_delay_s=0.0,
+):
     source, index = knowledge
-    llm = ScriptedChatModel(script=script)
+    llm = ScriptedChatModel(script=script, token_delay_s=token_delay_s)
     classifier = EmbeddingIntentClassifier(
         hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts]
     )
@@ -69,6 +75,7 @@ def make_service(knowledge, hash_embeddings, script, *, min_similarity=0.05, val
         turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York"),
         answer_of=answer_of,
         sources_of=sources_of,
+        out_of_time=partial(out_of_time_answer, property=source.property),
     )
     return service, llm
 

@@ -143,7 +143,12 @@ class ScriptedChatModel(BaseChatModel):
     ) -> ChatResult:
         # Replying takes microseconds: LangChain's default would hand it to a worker thread,
         # which costs more than the reply and than an async model's own overhead.
-        return self._generate(messages, stop, None, **kwargs)
+        result = self._generate(messages, stop, None, **kwargs)
+        if self.token_delay_s:
+            # Unstreamed, a reply takes as long as streamed (slow-model tests rely on it).
+            words = split_words(result.generations[0].text)
+            await asyncio.sleep(self.token_delay_s * len(words))
+        return result
 
     def _stream(
         self,

@@ -231,6 +231,41 @@ def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
     )
 
 
+# Rows an answer out of time shows (the UI's table shows the rest from `sources`).
+OUT_OF_TIME_ROWS = 10
+
+
+def out_of_time_answer(state: dict[str, Any]) -> str:
+    """A turn out of time, answered without the model: the SQL that ran and its rows, else
+    what failed. The SQL agent's own keys are there too when it was stopped mid-way."""
+    report = state.get("sql_report") or {}
+    sql = report.get("executed_sql") or state.get("executed_sql")
+    rows = (
+        state.get("final_structured_data")
+        or state.get("sql_structured_result")
+        or state.get("structured_result")
+        or []
+    )
+    error = state.get("last_sql_error") or next(reversed(report.get("errors") or []), None)
+    outcome = report.get("outcome") or state.get("outcome")
+    opening = "I could not write up the answer in time: many people are asking right now."
+    if sql and rows:
+        columns = list(report.get("columns") or state.get("column_names") or rows[0])
+        lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+        for row in rows[:OUT_OF_TIME_ROWS]:
+            lines.append("| " + " | ".join(str(row.get(c, "")) for c in columns) + " |")
+        more = len(rows) - OUT_OF_TIME_ROWS
+        tail = [f"… and {more} more rows."] if more > 0 else []
+        return "\n".join(
+            [f"{opening} This query ran:", f"```sql\n{sql}\n```", "Its rows:", *lines, *tail]
+        )
+    if sql and outcome == "empty":
+        return f"{opening} This query ran and returned no rows:\n```sql\n{sql}\n```"
+    if error:
+        return f"{opening} The last query failed: {error}. Please ask again in a moment."
+    return f"{opening} No query had run yet. Please ask again in a moment."
+
+
 # Nodes whose start the client hears of (seed: tool_start), and the SQL agent's visible steps.
 TOOL_NODES = {
     nodes.SQL_AGENT: "sql_agent",
@@ -322,4 +357,5 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         sources_of=sources_of,
         resources=resources,
         progress_of=progress_of,
+        out_of_time=out_of_time_answer,
     )

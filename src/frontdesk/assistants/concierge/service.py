@@ -56,6 +56,9 @@ GREETING_PATTERNS = [
 ]
 # Categories that are venues: a name of one of these in an answer must be in its context.
 VENUE_CATEGORIES = ("restaurants", "entertainment", "hotel", "amenities", "gaming")
+# A turn out of time lists this many retrieved items, each cut to about this many characters.
+OUT_OF_TIME_ITEMS = 3
+OUT_OF_TIME_ITEM_CHARS = 320
 
 
 @dataclass
@@ -164,6 +167,46 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     return {"sources": categories, "items": items}
 
 
+def _clip(text: str, limit: int) -> str:
+    """`text` up to `limit` characters, cut after a sentence where one ends late enough."""
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(". ", 0, limit)
+    return text[: cut + 1] if cut > limit // 2 else text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def out_of_time_answer(state: dict[str, Any], *, property: dict[str, Any]) -> str:
+    """A turn out of time, answered without the model: the retrieved items' key facts, as
+    the guide states them, and how to reach the property."""
+    facts: list[str] = []
+    for doc in state.get("retrieved_context") or []:
+        name = doc["metadata"].get("item_name")
+        if name and any(fact.startswith(f"• {name}") for fact in facts):
+            continue
+        facts.append(f"• {_clip(doc['content'], OUT_OF_TIME_ITEM_CHARS)}")
+        if len(facts) == OUT_OF_TIME_ITEMS:
+            break
+    ways = [f"call {property.get('name', 'the resort')} at {property['phone']}"] if property.get(
+        "phone"
+    ) else []
+    ways += [f"visit {property['website']}"] if property.get("website") else []
+    contact = " or ".join(ways) or "ask the front desk"
+    if not facts:
+        return (
+            "I could not finish an answer in time: many guests are asking right now. "
+            f"Please ask again in a moment, or {contact}."
+        )
+    return "\n".join(
+        [
+            "I could not finish a full answer in time (many guests are asking right now), "
+            "but this is what the resort guide says:",
+            *facts,
+            f"For anything else, {contact}.",
+        ]
+    )
+
+
 def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
     return Answer(
         answer=last_ai_text(state.get("messages", [])),
@@ -213,4 +256,5 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
+        out_of_time=partial(out_of_time_answer, property=source.property),
     )

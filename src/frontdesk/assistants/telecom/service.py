@@ -14,8 +14,9 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
+from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.agentkit.streaming import last_ai_text
+from frontdesk.agentkit.streaming import human_texts, last_ai_text
 from frontdesk.assistants.base import Answer
 from frontdesk.assistants.telecom import nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
@@ -26,7 +27,13 @@ from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
 from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
-from frontdesk.knowledge.mmr import MMRRetriever, MMRSettings, index_statistics, write_statistics
+from frontdesk.knowledge.mmr import (
+    MMRRetriever,
+    MMRSettings,
+    citation_of,
+    index_statistics,
+    write_statistics,
+)
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
@@ -157,6 +164,38 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+# A turn out of time: (opening, the manual's sections, how to reach a person), per language.
+OUT_OF_TIME = {
+    "en": (
+        "I could not finish an answer in time: many customers are asking right now.",
+        "These sections of the manual cover your question:",
+        "Please ask again in a moment, or contact customer support to talk to a person.",
+    ),
+    "pl": (
+        "Nie zdążyłem przygotować odpowiedzi: wielu klientów pyta w tej chwili.",
+        "Twoje pytanie omawiają te sekcje instrukcji:",
+        "Zapytaj ponownie za chwilę albo skontaktuj się z obsługą klienta, aby porozmawiać z "
+        "konsultantem.",
+    ),
+}
+
+
+def out_of_time_answer(state: dict[str, Any]) -> str:
+    """A turn out of time, answered without the model: the titles of the manual sections
+    retrieved for it, and how to reach support."""
+    language = detect_language((human_texts(state.get("messages") or []) or [""])[-1])
+    opening, sections_intro, support = OUT_OF_TIME[language]
+    sections: list[str] = []
+    for hit in state.get("retrieved_context") or []:
+        cite = citation_of(hit)
+        title = " — ".join(str(p) for p in (cite["title"], cite["section"]) if p)
+        if title and title not in sections:
+            sections.append(title)
+    if not sections:
+        return f"{opening} {support}"
+    return "\n".join([opening, sections_intro, *(f"• {t}" for t in sections), support])
+
+
 def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
     flags = state.get("context_flags") or {}
     excerpt = {
@@ -238,6 +277,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
+        out_of_time=out_of_time_answer,
     )
 
 

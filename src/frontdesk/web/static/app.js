@@ -347,6 +347,13 @@
   // The status line for one `progress` event; unknown stages and names still say something.
   function progressText(message, data) {
     const stage = data && data.stage;
+    if (stage === "queue") {
+      // The embedded model is busy with other people's questions: say where this one stands.
+      const position = Number(data.position);
+      if (!(position > 0)) return "Working on it…"; // 0: its turn came
+      if (position === 1) return "Waiting for the model: you are next";
+      return `Waiting for the model: ${position - 1} ahead of you`;
+    }
     if (stage === "route") return ROUTE_TEXT.get(data.route) || "Working on it…";
     if (stage === "tool") {
       if (TOOL_TEXT.has(data.tool)) return TOOL_TEXT.get(data.tool);
