@@ -1,6 +1,6 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
-    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm] [--out FILE]
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,users] [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
              is the graph's own overhead: routing, retrieval, grounding, checkpointing), p50/p95;
@@ -12,6 +12,9 @@
 - llm:       embedded model time to first token and tokens/s (benchmarks/llm_runtime.py)
 - analyst:   join path finding and SQL pre-validation on the 132-table demo database
              (benchmarks/analyst_sql.py)
+- users:     10 people asking the concierge at once with the real embedded model, real server:
+             errors, p50/p95 time to first token and to `done` (benchmarks/concurrent_users.py;
+             minutes on two cores, so not in the default set)
 Everything runs on this machine, offline, against 127.0.0.1 only.
 """
 
@@ -306,6 +309,10 @@ def main() -> None:
             from benchmarks.analyst_sql import bench_analyst
 
             results["analyst"] = bench_analyst(tmp)
+        if "users" in wanted:
+            from benchmarks.concurrent_users import run_users
+
+            results["users"] = asyncio.run(run_users(users=10, rounds=1))
     print(json.dumps(results, indent=2))
     # A partial run (--only) updates its own entries and keeps the others' last figures.
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}

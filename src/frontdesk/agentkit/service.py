@@ -112,7 +112,9 @@ class GraphAssistant:
             partial = {**inputs, **state}
             answer = self._answer_of(partial, thread_id)
             text = out_of_time_answer(partial, self._out_of_time)
-            return dataclasses.replace(answer, answer=text, extra={**answer.extra, "out_of_time": True})
+            return dataclasses.replace(
+                answer, answer=text, extra={**answer.extra, "out_of_time": True}
+            )
         return self._answer_of(state, thread_id)
 
     async def aclose(self) -> None:

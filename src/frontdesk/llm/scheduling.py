@@ -29,6 +29,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import Self
 from itertools import count
 
 from frontdesk.llm.turn_clock import current_turn_clock
@@ -107,7 +108,7 @@ class Grant:
             self._released = True
             self._scheduler._release(self._waiter)
 
-    def __enter__(self) -> Grant:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:

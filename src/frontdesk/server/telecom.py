@@ -15,9 +15,9 @@ from typing import Any
 
 from frontdesk.assistants.base import Answer, AssistantService
 from frontdesk.errors import FrontdeskError
+from frontdesk.llm.turn_clock import turn_clock_scope
 from frontdesk.server.errors import ApiError
 from frontdesk.server.schemas import TelecomChatRequest, TelecomChatResponse
-from frontdesk.llm.turn_clock import turn_clock_scope
 from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
 
 logger = logging.getLogger("frontdesk.server")

@@ -187,10 +187,11 @@ def out_of_time_answer(state: dict[str, Any], *, property: dict[str, Any]) -> st
         facts.append(f"• {_clip(doc['content'], OUT_OF_TIME_ITEM_CHARS)}")
         if len(facts) == OUT_OF_TIME_ITEMS:
             break
-    ways = [f"call {property.get('name', 'the resort')} at {property['phone']}"] if property.get(
-        "phone"
-    ) else []
-    ways += [f"visit {property['website']}"] if property.get("website") else []
+    ways = []
+    if property.get("phone"):
+        ways.append(f"call {property.get('name', 'the resort')} at {property['phone']}")
+    if property.get("website"):
+        ways.append(f"visit {property['website']}")
     contact = " or ".join(ways) or "ask the front desk"
     if not facts:
         return (
@@ -199,8 +200,10 @@ def out_of_time_answer(state: dict[str, Any], *, property: dict[str, Any]) -> st
         )
     return "\n".join(
         [
-            "I could not finish a full answer in time (many guests are asking right now), "
-            "but this is what the resort guide says:",
+            (
+                "I could not finish a full answer in time (many guests are asking right now), "
+                "but this is what the resort guide says:"
+            ),
             *facts,
             f"For anything else, {contact}.",
         ]

@@ -174,8 +174,10 @@ OUT_OF_TIME = {
     "pl": (
         "Nie zdążyłem przygotować odpowiedzi: wielu klientów pyta w tej chwili.",
         "Twoje pytanie omawiają te sekcje instrukcji:",
-        "Zapytaj ponownie za chwilę albo skontaktuj się z obsługą klienta, aby porozmawiać z "
-        "konsultantem.",
+        (
+            "Zapytaj ponownie za chwilę albo skontaktuj się z obsługą klienta, aby porozmawiać "
+            "z konsultantem."
+        ),
     ),
 }
 
