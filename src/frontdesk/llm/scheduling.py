@@ -29,8 +29,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Self
 from itertools import count
+from typing import Self
 
 from frontdesk.llm.turn_clock import current_turn_clock
 
