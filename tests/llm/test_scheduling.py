@@ -18,6 +18,7 @@ from frontdesk.llm.scheduling import (
     current_caller,
     queue_stats,
 )
+from frontdesk.llm import turn_clock
 from frontdesk.llm.turn_clock import current_turn_clock, turn_clock_scope
 
 
@@ -237,3 +238,23 @@ async def test_the_clock_limit_does_not_expire_while_waiting():
         with pytest.raises(TimeoutError):
             async with clock.limit():
                 await asyncio.sleep(1.0)  # running: the budget runs out
+
+
+async def test_a_callers_older_turn_goes_before_its_newer_ones():
+    q = Queue()
+    first = await q.hold("guest")
+    with turn_clock_scope(60):  # turn 1 began first...
+        older_turn = current_turn_clock()
+    await asyncio.sleep(0.01)  # (monotonic clocks may tick coarsely)
+    with turn_clock_scope(60):  # ...turn 2 after it, and asks the model first
+        q.queue("turn-2", "guest")
+        await settle()
+    # Turn 1's next call (its validation, say) arrives later but its turn is older.
+    token = turn_clock._turn_clock.set(older_turn)
+    try:
+        q.queue("turn-1", "guest")
+        await settle()
+    finally:
+        turn_clock._turn_clock.reset(token)
+    assert q.places["turn-1"][-1] == (1, 2)
+    assert await q.release_all(first) == ["turn-1", "turn-2"]

@@ -7,7 +7,8 @@ waits here. The order is:
   ingestion-time checks, the analyst's join validation);
 - within a priority, round-robin between callers: the caller served longest ago (or never)
   goes first, so a caller with twenty calls waiting cannot hold back one with a single call;
-- within a caller, first come, first served.
+- within a caller, the oldest turn first: a turn's second call (a validation after the answer)
+  goes before a later turn's first, so started turns finish instead of all finishing late.
 
 Who is calling comes from context variables, so no call site passes it along: the server
 wraps each request in `caller_scope(client, Priority.INTERACTIVE)`; code outside any scope
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator
@@ -78,6 +80,8 @@ class _Waiter:
     priority: Priority
     # A named KV-cache slot the call needs to itself, or None for any slot.
     slot: str | None
+    # When the call's turn began (its turn clock's start), else when the call arrived.
+    arrival: float
     seq: int
     wake: Callable[[], None]
     granted: bool = False
@@ -227,7 +231,9 @@ class CallScheduler:
 
     def _enqueue(self, slot: str | None, wake: Callable[[], None]) -> _Waiter:
         caller, priority = current_caller()
-        waiter = _Waiter(caller, priority, slot, next(self._seq), wake)
+        clock = current_turn_clock()
+        arrival = clock.started_at if clock is not None else time.monotonic()
+        waiter = _Waiter(caller, priority, slot, arrival, next(self._seq), wake)
         with self._lock:
             self._waiters.setdefault(caller, deque()).append(waiter)
             self._dispatch()
@@ -269,11 +275,11 @@ class CallScheduler:
 
     def _order(self) -> list[_Waiter]:
         """Every waiter in the order they would be served if no one else arrived: round
-        k takes each caller's k-th call, callers served longest ago first."""
+        k takes each caller's k-th call (oldest turn first), callers served longest ago first."""
         keyed = [
             (w.priority, k, self._served_at.get(w.caller, 0), w.seq, w)
             for queue in self._waiters.values()
-            for k, w in enumerate(queue)
+            for k, w in enumerate(sorted(queue, key=lambda w: (w.arrival, w.seq)))
         ]
         keyed.sort(key=lambda item: item[:4])
         return [item[-1] for item in keyed]

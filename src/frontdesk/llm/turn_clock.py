@@ -37,6 +37,8 @@ class TurnClock:
             raise ValueError(f"a turn's time budget must be positive, got {budget_s}")
         self.budget_s = budget_s
         self._clock = clock
+        # When the turn began (monotonic seconds): the queue serves a caller's older turns first.
+        self.started_at = time.monotonic()
         self._lock = threading.Lock()
         self._used_s = 0.0
         self._running_since: float | None = clock()
