@@ -11,6 +11,7 @@ import threading
 
 import pytest
 
+from frontdesk.llm import turn_clock
 from frontdesk.llm.scheduling import (
     CallScheduler,
     Priority,
@@ -18,7 +19,6 @@ from frontdesk.llm.scheduling import (
     current_caller,
     queue_stats,
 )
-from frontdesk.llm import turn_clock
 from frontdesk.llm.turn_clock import current_turn_clock, turn_clock_scope
 
 
