@@ -48,9 +48,13 @@ class Settings(BaseSettings):
     llm_seed: int = 7
     # Embedded model only: calls running in llama.cpp at once (1-4, one per KV-cache slot at
     # most). The others wait in a fair queue: interactive turns before background work, and
-    # round-robin between callers (llm/scheduling.py). Hosted and OpenAI-compatible servers
-    # have no queue in front of them: they manage their own concurrency.
-    llm_parallel_calls: int = 4
+    # round-robin between callers (llm/scheduling.py). One by default: on a few cores, calls
+    # running together share the CPU, so each one's running time (which the time limits count)
+    # grows with their number, and llama.cpp can give each call the slot whose cached prompt
+    # fits it best only when the other slots are free; raise it on a machine with more cores.
+    # Hosted and OpenAI-compatible servers have no queue in front of them: they manage their
+    # own concurrency.
+    llm_parallel_calls: int = 1
 
     # Embeddings.
     embeddings_provider: EmbeddingsProvider = "embedded"
