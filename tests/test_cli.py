@@ -63,7 +63,7 @@ def test_ask_json_prints_one_object_and_continues_a_thread():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: analyst, concierge"),
+        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: concierge, telecom, analyst"),
         (["ask", "--thread", "not-a-uuid", "hi"], "--thread must be a UUID"),
         (["ask", "   "], "1-4096 characters"),
         (["eval", "vibes"], "unknown suite 'vibes'"),
@@ -191,5 +191,5 @@ def test_telecom_ask_and_its_gate_and_tool_suites(tmp_path):
     assert gate.exit_code == 0, gate.output
     metrics = json.loads(gate.stdout)["metrics"]
     assert metrics["rows"] >= 80 and 0.0 <= metrics["f1"] <= 1.0
-    calibrated = runner.invoke(app, ["calibrate-gate", "--assistant", "telecom"])
+    calibrated = runner.invoke(app, ["telecom", "calibrate-gate"])
     assert calibrated.exit_code == 0 and "threshold" in calibrated.output

@@ -56,7 +56,7 @@ def demo_settings(tmp_path_factory) -> Settings:
         embeddings_provider="hash",
         checkpointer="memory",
         router_llm="never",
-        analyst_aes_key=DEMO_KEY,
+        plugin_settings={"analyst": {"aes_key": DEMO_KEY}},
         _env_file=None,
     )
 

@@ -83,13 +83,16 @@ async def test_property_and_assistants(settings, make_service, start):
     assert prop.json() == {"assistant": "concierge", **concierge.info()}
     assert named.json() == prop.json()
     assert not_ready.status_code == 503
-    assert listing.json() == {
-        "default": "concierge",
-        "assistants": [
-            {"name": "concierge", "ready": True, "info": concierge.info()},
-            {"name": "spa-desk", "ready": False, "info": spa.info()},
-        ],
-    }
+    listed = listing.json()
+    assert listed["default"] == "concierge"
+    assert [(a["name"], a["ready"], a["info"]) for a in listed["assistants"]] == [
+        ("concierge", True, concierge.info()),
+        ("spa-desk", False, spa.info()),
+    ]
+    # An installed plug-in brings its title and UI module; a bare service only its name.
+    assert listed["assistants"][0]["title"] == "Resort concierge"
+    assert listed["assistants"][0]["ui"] == "/ui/assistants/concierge.js"
+    assert listed["assistants"][1]["title"] == "spa-desk"
 
 
 async def test_index_serves_the_chat_ui_without_inline_script(client):

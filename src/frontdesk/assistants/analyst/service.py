@@ -24,6 +24,7 @@ from frontdesk.assistants.analyst.graph import build_graph
 from frontdesk.assistants.analyst.join_graph import JoinGraph
 from frontdesk.assistants.analyst.join_graph_build import build_join_graph
 from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql_graph import build_sql_graph
 from frontdesk.assistants.analyst.state import AnalystContext
 from frontdesk.assistants.analyst.table_search import TableSearch, table_text, words_of_name
@@ -68,7 +69,7 @@ def demo_database_url(settings: Settings) -> str:
     from frontdesk.assistants.analyst.demo.build import build_sqlite
 
     path = settings.data_dir / "analyst_demo.sqlite"
-    build_sqlite(path, settings.analyst_aes_key.get_secret_value())
+    build_sqlite(path, AnalystSettings.of(settings).aes_key.get_secret_value())
     return f"sqlite:///{path}"
 
 
@@ -77,9 +78,10 @@ def open_database(
 ) -> SQLToolkit:
     """The SQL toolkit over one database: the configured one (default: the demo database) or
     `url` (any SQLAlchemy URL; its tables are learned by introspection)."""
+    own = AnalystSettings.of(settings)
     if url is None:
-        url = settings.analyst_database_url or demo_database_url(settings)
-    key = settings.analyst_aes_key.get_secret_value()
+        url = own.database_url or demo_database_url(settings)
+    key = own.aes_key.get_secret_value()
     engine = open_engine(url, key, read_only=True)
     views = set(inspect(engine).get_view_names())
     secure_map = {t: v for t, v in SECURE_VIEW_MAP.items() if v in views}
@@ -101,7 +103,7 @@ def open_database(
         search=search,
         descriptions=descriptions,
         secure_map=secure_map,
-        limits=SQLLimits.from_settings(settings),
+        limits=SQLLimits.from_settings(own),
     )
 
 
@@ -110,11 +112,10 @@ def join_graph_for(
 ) -> JoinGraph:
     """Introspection + naming inference + the manual overrides (+ the optional LLM check),
     written to `join_graph_validated.json` beside the index for people to read."""
-    llm = models.chat if settings.analyst_validate_joins_with_llm else None
+    own = AnalystSettings.of(settings)
+    llm = models.chat if own.validate_joins_with_llm else None
     graph = build_join_graph(engine, MANUAL_OVERRIDES if manual else None, llm)
-    path = (
-        settings.analyst_join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
-    )
+    path = own.join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
     graph.save(path)
     return graph
 
@@ -282,22 +283,23 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     knowledge, _ = open_knowledge(settings, models)
     router = build_router(settings, models, knowledge)
     toolkit = open_database(settings, models)
+    own = AnalystSettings.of(settings)
     resources = AsyncExitStack()
     try:
         resources.callback(toolkit.engine.dispose)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(
                 settings.checkpointer,
-                settings.analyst_conversations_path,
-                retry_attempts=settings.conversation_db_retry_attempts,
-                retry_delay_s=settings.conversation_db_retry_delay,
+                own.conversations_path(settings),
+                retry_attempts=own.conversation_db_retry_attempts,
+                retry_delay_s=own.conversation_db_retry_delay,
             )
         )
         await resources.enter_async_context(
             periodic_cleanup(
                 checkpointer,
-                max_age=timedelta(hours=settings.conversation_max_age_hours),
-                interval=timedelta(hours=settings.conversation_cleanup_interval_hours),
+                max_age=timedelta(hours=own.conversation_max_age_hours),
+                interval=timedelta(hours=own.conversation_cleanup_interval_hours),
             )
         )
     except BaseException:
@@ -307,9 +309,9 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         llm=models.chat,
         router=router,
         sql=toolkit,
-        sql_graph=build_sql_graph(pre_validation=settings.sql_pre_validation_enabled),
+        sql_graph=build_sql_graph(pre_validation=own.sql_pre_validation_enabled),
         manual=knowledge.retriever,
-        max_conversation_messages=settings.max_conversation_messages,
+        max_conversation_messages=own.max_conversation_messages,
     )
     return GraphAssistant(
         NAME,

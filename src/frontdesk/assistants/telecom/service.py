@@ -20,6 +20,7 @@ from frontdesk.assistants.base import Answer
 from frontdesk.assistants.telecom import nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
+from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -78,7 +79,7 @@ def open_knowledge(
     if report is not None:
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=settings.telecom_gate_threshold))
+    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=TelecomSettings.of(settings).gate_threshold))
     return Knowledge(corpus, index, retriever), report
 
 
@@ -121,7 +122,7 @@ def build_tool_chooser(settings: Settings, models: Models):
 
 
 def open_billing(settings: Settings) -> BillingStore:
-    store = BillingStore(settings.telecom_billing_database)
+    store = BillingStore(TelecomSettings.of(settings).billing_database(settings))
     store.create_schema()
     store.seed()
     return store
@@ -276,8 +277,8 @@ def tools_target(settings: Settings, models: Models):
     return decide
 
 
-# Retrieval is evaluated at the depth the agent retrieves (recall@8).
-RETRIEVAL_TOP_K = 8
+
+
 
 
 def index_stats(settings: Settings) -> dict[str, Any]:
@@ -285,3 +286,14 @@ def index_stats(settings: Settings) -> dict[str, Any]:
     from frontdesk.knowledge.mmr import read_statistics
 
     return read_statistics(settings.index_dir(NAME))
+
+
+def demo_customers(settings: Settings) -> list[dict[str, str]]:
+    """Whom the web UI's demo sign-in may act as: the seeded customers, with their plans."""
+    from frontdesk.assistants.telecom.billing_db import PLANS, SUBSCRIPTIONS
+
+    plans = {code: name for code, name, _price, _cap in PLANS}
+    return [
+        {"id": user, "label": f"{user} · {plans[plan]} · {status}"}
+        for user, plan, _start, status, _suffix in SUBSCRIPTIONS
+    ]

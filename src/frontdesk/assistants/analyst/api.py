@@ -1,4 +1,5 @@
-"""`POST /internal/chat/stream`: the analyst's streaming API in seed 002's shape.
+"""`POST /internal/chat/stream`: the analyst's streaming API in seed 002's shape (the analyst
+plug-in's own route, mounted by the core's server).
 
 Request: `{"input": {"message"}, "conversation": {"id", "user_id", "company_id"}}`. Response:
 SSE `data:` lines, each a JSON object named by its `event` field:
@@ -19,13 +20,18 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sse_starlette import EventSourceResponse
 
-from frontdesk.server.schemas import MAX_MESSAGE_CHARS
-
-ANALYST = "analyst"
+from frontdesk.assistants.base import AssistantService
+from frontdesk.server.deps import service_for, settings_of
+from frontdesk.server.middleware import request_id_of
+from frontdesk.server.schemas import MAX_MESSAGE_CHARS, read_json_body
+from frontdesk.server.streaming import chat_sse_stream
 
 
 class _Strict(BaseModel):
@@ -105,3 +111,47 @@ class SeedEventEncoder:
                 payload["request_id"] = data["request_id"]
             return payload
         return None  # metadata and done have no counterpart in the seed's stream
+
+
+router = APIRouter()
+# The analyst assistant's service, with the core's readiness rules (404, 503).
+ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
+
+
+@router.post(
+    "/internal/chat/stream",
+    tags=["chat"],
+    response_class=Response,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": InternalChatRequest.model_json_schema()}},
+        }
+    },
+    responses={
+        200: {
+            "description": "data: route_decision, tool_start, token*, complete (or error)",
+            "content": {"text/event-stream": {}},
+        },
+        404: {"description": "The analyst assistant is not loaded"},
+        413: {"description": "Request body too large"},
+        422: {"description": "Invalid request"},
+        429: {"description": "Rate limited; see Retry-After"},
+        503: {"description": "Assistant not ready"},
+    },
+    summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
+)
+async def internal_chat_stream(
+    request: Request, service: ThisService
+) -> EventSourceResponse:
+    body = await read_json_body(request, InternalChatRequest)
+    stream = chat_sse_stream(
+        service,
+        body.input.message,
+        body.conversation.id,
+        timeout_s=settings_of(request).sse_timeout_s,
+        request_id=request_id_of(request.scope),
+        user_id=body.conversation.user_id,
+        encode=SeedEventEncoder(),
+    )
+    return EventSourceResponse(stream)
