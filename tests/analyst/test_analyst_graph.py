@@ -155,6 +155,14 @@ async def test_manual_and_general_routes(analyst):
     assert general.route == "general" and general.answer.startswith("Machine learning")
 
 
+async def test_stream_sources_carry_the_manual_pages_used(analyst):
+    service, _ = analyst(script())
+    events = [e async for e in service.stream("how do I reopen a work order", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    titles = [d["title"] for d in sources["documents"]]
+    assert titles == sources["sources"] and all(d["text"] for d in sources["documents"])
+
+
 async def test_the_conversation_is_remembered_and_truncated_for_the_model(analyst):
     service, llm = analyst(script(general="ok"), max_messages=3)
     for _ in range(3):

@@ -33,6 +33,15 @@ async def test_technical_answer_ends_with_real_sources(telecom):
     assert "PON LED" in prompt
 
 
+async def test_stream_sources_carry_the_cited_sections_text(telecom):
+    service, _ = telecom(["The box is registering."])
+    events = [e async for e in service.stream("PON LED blinking red", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    documents = sources["documents"]
+    assert len(documents) == len(sources["citations"]) > 0
+    assert documents[0]["title"] == sources["sources"][0] and documents[0]["text"]
+
+
 async def test_no_context_asks_for_details_without_calling_the_model(telecom):
     service, llm = telecom([], threshold=5.0)
     answer = await service.ask("PON LED blinking red", "t2")

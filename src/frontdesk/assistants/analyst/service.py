@@ -198,8 +198,14 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     report = state.get("sql_report") or {}
     docs = (state.get("rag_sources") or []) if state.get("next_step") == "rag" else []
+    documents: dict[str, dict[str, Any]] = {}
+    for hit in docs:  # the manual pages the answer drew on, with their text, to open in the UI
+        title = _source(hit)
+        page = documents.setdefault(title, {"id": title, "title": title, "text": ""})
+        page["text"] = "\n\n".join(t for t in (page["text"], hit.get("content", "")) if t)
     return {
         "sources": list(dict.fromkeys(_source(d) for d in docs)),
+        "documents": list(documents.values()),
         "route": state.get("next_step"),
         "sql": report.get("executed_sql") or report.get("sql"),
         "columns": report.get("columns") or [],

@@ -150,9 +150,21 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
 
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     docs = (state.get("last_docs") or []) if state.get("route") == "technical" else []
+    # last_docs are the citations of the first len(docs) retrieved hits (the ones that fit the
+    # prompt), so the hits give each cited section's text, for the web UI to open.
+    hits = (state.get("retrieved_context") or [])[: len(docs)]
+    documents = [
+        {
+            "id": f"{d['file']}#{d['section']}",
+            "title": " — ".join(str(p) for p in (d["title"], d["section"]) if p),
+            "text": hit.get("content", ""),
+        }
+        for d, hit in zip(docs, hits, strict=False)
+    ]
     return {
         "sources": [f"{d['title']} — {d['section']}" for d in docs],
         "citations": docs,
+        "documents": documents,
         "used_tools": state.get("used_tools") or [],
         "route": state.get("route"),
     }
