@@ -197,10 +197,14 @@ class Accounts:
         if messages is None:
             route.fulfill(status=404, json={"error": "Conversation not found."})
         else:
-            route.fulfill(json={"assistant": assistant, "thread_id": thread_id, "messages": messages})
+            route.fulfill(
+                json={"assistant": assistant, "thread_id": thread_id, "messages": messages}
+            )
 
 
-def open_page(browser, live_server, problems: list[str], *, assistant: str | None = None, **options):
+def open_page(
+    browser, live_server, problems: list[str], *, assistant: str | None = None, **options
+):
     context = browser.new_context(**(options or DESKTOP))
     page = context.new_page()
     # Any script error or console error (a CSP violation is one) fails the test.

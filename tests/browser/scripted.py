@@ -24,14 +24,14 @@ DINNER_A = (
 SPA_A = "The Tidewater Spa offers massages, facials and a eucalyptus steam room, 9 am to 8 pm."
 GREETING = "Hello! I'm the virtual concierge for Seaside Grand Hotel. How can I help you today?"
 HOSTILE_TEXT = (
-    "Here is **bold** text.\n\n<img src=x onerror=\"window.__xss=1\"> and "
+    'Here is **bold** text.\n\n<img src=x onerror="window.__xss=1"> and '
     "[click me](javascript:window.__xss=2) and [the site](https://example.com/spa).\n\n"
     "- <script>window.__xss=3</script>\n- `<b>code</b>`"
 )
 POOL_DOC = {
     "id": "amenities/Indoor pool",
     "title": "Indoor pool",
-    "text": "Heated **saltwater** pool.\n<iframe src=\"javascript:window.__xss=4\"></iframe>",
+    "text": 'Heated **saltwater** pool.\n<iframe src="javascript:window.__xss=4"></iframe>',
     "category": "amenities",
 }
 
@@ -42,8 +42,18 @@ ANSWERS = {  # keyword -> (answer, categories, documents); the first that matche
         DINNER_A,
         ["restaurants"],
         [
-            {"id": "r/1", "title": "Salt & Pine", "text": "Rooftop seafood.", "category": "restaurants"},
-            {"id": "r/2", "title": "Harbor Tavern", "text": "Casual pub.", "category": "restaurants"},
+            {
+                "id": "r/1",
+                "title": "Salt & Pine",
+                "text": "Rooftop seafood.",
+                "category": "restaurants",
+            },
+            {
+                "id": "r/2",
+                "title": "Harbor Tavern",
+                "text": "Casual pub.",
+                "category": "restaurants",
+            },
         ],
     ),
 }
@@ -126,7 +136,10 @@ class ScriptedConcierge(ScriptedService):
             await self.wait_gate()
         if "hostile" in lowered:
             yield ChatEvent("replace", {"content": HOSTILE_TEXT})
-            yield ChatEvent("sources", {"sources": ["amenities"], "items": ["Indoor pool"], "documents": [POOL_DOC]})
+            yield ChatEvent(
+                "sources",
+                {"sources": ["amenities"], "items": ["Indoor pool"], "documents": [POOL_DOC]},
+            )
             yield ChatEvent("done", {"done": True})
             return
         if lowered.startswith("hello"):
@@ -241,7 +254,11 @@ class ScriptedTelecom(ScriptedService):
                 "sources": [f"{c['title']} — {c['section']}" for c in citations],
                 "citations": citations,
                 "documents": [
-                    {"id": c["file"], "title": f"{c['title']} — {c['section']}", "text": f"Text of {c['title']}."}
+                    {
+                        "id": c["file"],
+                        "title": f"{c['title']} — {c['section']}",
+                        "text": f"Text of {c['title']}.",
+                    }
                     for c in citations
                 ],
                 "used_tools": tools,
@@ -261,7 +278,9 @@ HOURS_SQL = (
 XSS = "<img src=x onerror=alert(1)>"
 MANUAL_Q = "What does the manual say about overtime?"
 MANUAL_A = "Overtime is logged as a separate work entry."
-MANUAL_PAGE = "## Overtime\n\nLog overtime as a **separate** work entry.\n\n<script>window.__xss=5</script>"
+MANUAL_PAGE = (
+    "## Overtime\n\nLog overtime as a **separate** work entry.\n\n<script>window.__xss=5</script>"
+)
 
 
 class ScriptedAnalyst(ScriptedService):

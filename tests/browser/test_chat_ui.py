@@ -85,8 +85,12 @@ def test_topic_chips_replace_and_polite_errors(page, services):
 
     send(page, "is the kb unavailable?")
     reported = assistant_messages(page).last
-    expect(reported.locator(".bubble-text")).to_have_text("The knowledge base is unavailable right now.")
-    expect(reported).to_have_attribute("data-status", "error")  # the `done` after it changes nothing
+    expect(reported.locator(".bubble-text")).to_have_text(
+        "The knowledge base is unavailable right now."
+    )
+    expect(reported).to_have_attribute(
+        "data-status", "error"
+    )  # the `done` after it changes nothing
 
     box = page.get_by_label("Your message")
     box.fill("first line")
@@ -142,7 +146,9 @@ def test_busy_server_is_retried_once_after_retry_after(page, problems):
     page.route("**/chat", busy_once)
     send(page, DINNER_Q)
     answer = assistant_messages(page).last
-    expect(answer.locator(".progress-status")).to_have_text("The assistant is busy: retrying in 1 s")
+    expect(answer.locator(".progress-status")).to_have_text(
+        "The assistant is busy: retrying in 1 s"
+    )
     wait_for_answer(page, DINNER_A)
     assert len(attempts) == 2 and attempts[0] == attempts[1]
     problems[:] = [p for p in problems if "Failed to load resource" not in p]
@@ -217,13 +223,20 @@ def test_typing_while_streaming_queues_the_next_question(page, services):
     finally:
         concierge.gate.set()
     wait_for_answer(page, DINNER_A)
-    expect(page.locator("#messages .bubble-text")).to_have_text([POOL_Q, POOL_A, DINNER_Q, DINNER_A])
+    expect(page.locator("#messages .bubble-text")).to_have_text(
+        [POOL_Q, POOL_A, DINNER_Q, DINNER_A]
+    )
     assert [c[0] for c in concierge.calls[-2:]] == [POOL_Q, DINNER_Q]
 
 
 def test_copy_regenerate_and_feedback(browser, live_server, problems, services):
-    page = open_page(browser, live_server, problems, viewport={"width": 1100, "height": 800},
-                     permissions=["clipboard-read", "clipboard-write"])
+    page = open_page(
+        browser,
+        live_server,
+        problems,
+        viewport={"width": 1100, "height": 800},
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     try:
         send(page, "ask again please")
         first = assistant_messages(page).nth(0)
@@ -248,7 +261,13 @@ def test_copy_regenerate_and_feedback(browser, live_server, problems, services):
         expect(first.locator(".feedback-thanks")).to_have_text("Thanks for your feedback.")
         thread_id = services.concierge.calls[-1][1]
         assert page.accounts.sent("/feedback") == [
-            {"assistant": "concierge", "thread_id": thread_id, "turn": 0, "rating": "down", "comment": "Too vague."}
+            {
+                "assistant": "concierge",
+                "thread_id": thread_id,
+                "turn": 0,
+                "rating": "down",
+                "comment": "Too vague.",
+            }
         ]
         send(page, DINNER_Q)
         second = wait_for_answer(page, DINNER_A)
@@ -258,7 +277,10 @@ def test_copy_regenerate_and_feedback(browser, live_server, problems, services):
         page.get_by_role("button", name="Send feedback").click()
         expect(second.locator(".feedback-thanks")).to_be_visible()
         assert page.accounts.sent("/feedback")[-1] == {
-            "assistant": "concierge", "thread_id": thread_id, "turn": 1, "rating": "up"
+            "assistant": "concierge",
+            "thread_id": thread_id,
+            "turn": 1,
+            "rating": "up",
         }
     finally:
         page.context.close()
@@ -266,13 +288,21 @@ def test_copy_regenerate_and_feedback(browser, live_server, problems, services):
 
 @pytest.mark.parametrize("width", [360, 390])
 def test_phone_width_layout(browser, live_server, problems, width):
-    page = open_page(browser, live_server, problems, **{**PHONE, "viewport": {"width": width, "height": 740}})
+    page = open_page(
+        browser, live_server, problems, **{**PHONE, "viewport": {"width": width, "height": 740}}
+    )
     try:
         send(page, POOL_Q)
         wait_for_answer(page, POOL_A)
         assert page.evaluate("document.documentElement.scrollWidth") <= width
-        for selector in ["#composer", "#new-conversation", "#history-toggle",
-                         "#messages li[data-role=assistant]", ".source-chip", ".message-actions"]:
+        for selector in [
+            "#composer",
+            "#new-conversation",
+            "#history-toggle",
+            "#messages li[data-role=assistant]",
+            ".source-chip",
+            ".message-actions",
+        ]:
             box = page.locator(selector).first.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, selector
             assert box["y"] + box["height"] <= 740 + 0.5, selector

@@ -72,3 +72,45 @@ def test_the_check_catches_what_it_should():
 @pytest.mark.parametrize("path", core_modules(), ids=lambda p: str(p.relative_to(SRC)))
 def test_no_core_module_names_an_assistant(path):
     assert offences(path.read_text(encoding="utf-8")) == []
+
+
+# ---------------------------------------------------------------- the web shell
+
+WEB = SRC / "web" / "static"
+# Comments, not inside a string: /* ... */ and // to the end of the line in JS; <!-- --> in
+# HTML. A "//" inside a string (a URL) is kept, which only makes the check stricter.
+JS_COMMENTS = re.compile(r"/\*.*?\*/|(?<![:\"'\\])//[^\n]*", re.DOTALL)
+HTML_COMMENTS = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def web_shell_files() -> list[Path]:
+    return sorted(p for p in WEB.rglob("*") if p.suffix in {".js", ".html"})
+
+
+def web_offences(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    text = (JS_COMMENTS if path.suffix == ".js" else HTML_COMMENTS).sub("", text)
+    wrong = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for name in NAMES:
+            if re.search(rf"(?i){re.escape(name)}", line):
+                wrong.append(f"{path.name}: {name} in {line.strip()[:80]}")
+    return wrong
+
+
+def test_the_web_check_catches_what_it_should(tmp_path):
+    name = NAMES[0]
+    shell = tmp_path / "shell.js"
+    shell.write_text(f'// comments may name the {name}\nconst x = 1; /* so may\n {name} */\n')
+    assert web_offences(shell) == []
+    shell.write_text(f'if (assistant === "{name}") render();\n')
+    assert web_offences(shell)
+    page = tmp_path / "index.html"
+    page.write_text(f"<!-- the {name} --><p>{name.title()} help</p>\n")
+    assert web_offences(page)
+
+
+def test_the_web_shell_names_no_assistant():
+    files = web_shell_files()
+    assert any(p.name == "index.html" for p in files) and any(p.suffix == ".js" for p in files)
+    assert [o for path in files for o in web_offences(path)] == []

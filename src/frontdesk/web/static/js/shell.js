@@ -247,7 +247,9 @@ async function loadAssistants(attempt = 0) {
     state.assistants = listed;
     const names = listed.map((a) => a.name);
     ui.picker.replaceChildren(...listed.map((a) => {
-      const option = el("option", "", a.title || humanize(a.name));
+      // A service without a plug-in is titled by its bare name: its own name reads better.
+      const titled = a.title && a.title !== a.name;
+      const option = el("option", "", titled ? a.title : (a.info && a.info.name) || humanize(a.name));
       option.value = a.name;
       return option;
     }));
