@@ -5,16 +5,38 @@ import { button, el } from "./dom.js";
 
 const MAX_COMMENT_CHARS = 1000;
 
+// Drawn as SVG, not emoji: a system without an emoji font would show empty boxes.
+const THUMB_UP = "M7 10v10H4V10h3zm2 10h8.2a2 2 0 0 0 2-1.6l1.2-6A2 2 0 0 0 18.4 10H14l.8-3.8A1.6 1.6 0 0 0 13.2 4L9 10v10z";
 const THUMBS = [
-  { rating: "up", label: "Good answer", glyph: "👍" },
-  { rating: "down", label: "Bad answer", glyph: "👎" },
+  { rating: "up", label: "Good answer", flip: false },
+  { rating: "down", label: "Bad answer", flip: true },
 ];
+
+function thumbIcon(flip) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "14");
+  svg.setAttribute("height", "14");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("focusable", "false");
+  if (flip) svg.setAttribute("transform", "rotate(180)");
+  const path = document.createElementNS(ns, "path");
+  path.setAttribute("d", THUMB_UP);
+  path.setAttribute("fill", "none");
+  path.setAttribute("stroke", "currentColor");
+  path.setAttribute("stroke-width", "1.8");
+  path.setAttribute("stroke-linejoin", "round");
+  svg.append(path);
+  return svg;
+}
 
 // send(rating, comment) -> Promise<boolean> (true once stored).
 export function feedbackControls(message, send) {
   const wrap = el("div", "feedback");
-  const thumbs = THUMBS.map(({ rating, label, glyph }) => {
-    const thumb = button(glyph, "icon-button thumb", () => openForm(rating), { title: label, ariaLabel: label });
+  const thumbs = THUMBS.map(({ rating, label, flip }) => {
+    const thumb = button("", "icon-button thumb", () => openForm(rating), { title: label, ariaLabel: label });
+    thumb.append(thumbIcon(flip));
     thumb.dataset.rating = rating;
     thumb.setAttribute("aria-pressed", String(message.feedback === rating));
     return thumb;
