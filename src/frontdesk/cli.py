@@ -276,7 +276,10 @@ def chat(
     asyncio.run(_with_service(settings, session))
 
 
-SUITE_HELP = "retrieval, routing, guardrails, answers, or one of the assistant's own (sql, ...)"
+SUITE_HELP = (
+    "retrieval, routing, guardrails, answers, one of the assistant's own (sql, ...), or "
+    "feedback (the thumbs and comments people gave)"
+)
 
 
 @app.command("eval")
@@ -294,6 +297,9 @@ def evaluate(
     from frontdesk.eval.report import write_report
     from frontdesk.eval.targets import default_dataset, run_suite, suites_of
 
+    if suite == "feedback":
+        _print_feedback(assistant, as_json)
+        return
     settings = _settings(assistant)
     plugin = _plugin(settings.assistant)
     offered = suites_of(plugin)
@@ -326,6 +332,22 @@ def evaluate(
             if not isinstance(value, (dict, list)):
                 out.print(f"{key}: {value}")
     console.print(f"report: {path}")
+
+
+def _print_feedback(assistant: str | None, as_json: bool) -> None:
+    from frontdesk.eval.feedback import feedback_report
+
+    rows = feedback_report(get_settings(), assistant)
+    if as_json:
+        out.print(json.dumps({"feedback": rows}, ensure_ascii=False))
+        return
+    if not rows:
+        out.print("no feedback yet")
+    for row in rows:
+        liked = "-" if row["liked"] is None else f"{row['liked']:.0%}"
+        out.print(f"[bold]{row['assistant']}[/]: {row['up']} up, {row['down']} down ({liked} liked)")
+        for item in row["comments"]:
+            out.print(f"  {item['rating']}: {item['comment']}", markup=False)
 
 
 @app.command("assistants")

@@ -89,6 +89,23 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     environment: str = "development"
 
+    # Who may call the API. "open": a request without credentials acts as the local operator
+    # (one shared identity, like the CLI: `make run` on a laptop just works); "required":
+    # every request needs the web UI's session cookie or an API key (a server on a network).
+    auth_mode: Literal["open", "required"] = "open"
+    # Signs the web UI's session cookie (default: a random secret kept in
+    # <data_dir>/session_secret, so sessions survive restarts).
+    session_secret: SecretStr | None = None
+    session_max_age_days: float = 30.0
+    # Send the cookie over HTTPS only: turn on behind TLS.
+    cookie_secure: bool = False
+    # Server-to-server callers, by name: {"crm": {"key_sha256": "<hex>", "assistants":
+    # ["telecom"], "company": "acme"}} (see frontdesk.server.identity.ApiKey).
+    api_keys: dict[str, dict[str, Any]] = {}
+    # The web UI may sign in as one of an assistant's demo users (telecom's seeded
+    # customers). Turn off anywhere real customers are served.
+    demo_sign_in: bool = True
+
     @model_validator(mode="after")
     def _default_models_dir(self) -> Settings:
         if self.models_dir is None:
@@ -101,6 +118,11 @@ class Settings(BaseSettings):
     @property
     def checkpoint_path(self) -> Path:
         return self.data_dir / "conversations.sqlite"
+
+    @property
+    def threads_path(self) -> Path:
+        """Who owns which conversation, their titles, and the answers' feedback."""
+        return self.data_dir / "threads.sqlite"
 
 
 @lru_cache(maxsize=1)

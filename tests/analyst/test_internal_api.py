@@ -68,7 +68,9 @@ async def test_conversation_id_is_the_thread(analyst, tmp_path):
     async with serving(service, tmp_path) as client:
         for _ in range(2):
             await client.post("/internal/chat/stream", json=request("what is machine learning", "c9"))
-    state = await service.graph.aget_state(service.config("c9"))
+    # Keyed by (company, user, conversation); without an API key the user is nobody's to
+    # claim, so only the company and the conversation name the thread.
+    state = await service.graph.aget_state(service.config("company-789:c9"))
     assert len(state.values["messages"]) == 4
 
 

@@ -25,6 +25,8 @@ from frontdesk import __version__
 from frontdesk.assistants.base import AssistantService
 from frontdesk.assistants.registry import served_plugins
 from frontdesk.config import Settings, get_settings
+from frontdesk.memory.threads import ThreadStore
+from frontdesk.server.conversations import router as conversations_router
 from frontdesk.server.deps import (
     default_assistant,
     resolve_service,
@@ -33,6 +35,7 @@ from frontdesk.server.deps import (
     settings_of,
 )
 from frontdesk.server.errors import ApiError, install_error_handlers
+from frontdesk.server.identity import Identity, identity_of
 from frontdesk.server.middleware import (
     ErrorHandlingMiddleware,
     RateLimitMiddleware,
@@ -41,7 +44,8 @@ from frontdesk.server.middleware import (
     request_id_of,
 )
 from frontdesk.server.schemas import ChatRequest, read_chat_request
-from frontdesk.server.streaming import chat_sse_stream
+from frontdesk.server.streaming import chat_sse_stream, sse_message
+from frontdesk.server.turns import RunningTurns, plan_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
 
 logger = logging.getLogger("frontdesk.server")
@@ -67,6 +71,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = {}
         app.state.load_error = None
+        app.state.threads = ThreadStore(settings.threads_path)
         try:
             app.state.services = dict(await load_services(settings))
             logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
@@ -83,6 +88,7 @@ def create_app(
                     await service.aclose()
                 except Exception:
                     logger.exception("closing assistant %s failed", name)
+            app.state.threads.close()
 
     app = FastAPI(
         title="Frontdesk",
@@ -98,9 +104,12 @@ def create_app(
     app.state.services = {}
     app.state.load_error = None
     app.state.plugins = {plugin.name: plugin for plugin in served_plugins(settings)}
+    app.state.identity = Identity(settings)
+    app.state.turns = RunningTurns()
     install_error_handlers(app)
 
     _add_routes(app)
+    app.include_router(conversations_router)
     routers = [p.api_router() for p in app.state.plugins.values() if p.api_router is not None]
     for router in routers:
         app.include_router(router)
@@ -149,7 +158,9 @@ def _add_routes(app: FastAPI) -> None:
                 "description": "metadata, token*|replace, sources, done (or error)",
                 "content": {"text/event-stream": {}},
             },
-            404: {"description": "Unknown assistant"},
+            401: {"description": "Unknown API key, or a forged or expired session cookie"},
+            403: {"description": "The API key may not use this assistant"},
+            404: {"description": "Unknown assistant, or a conversation that is not the caller's"},
             413: {"description": "Request body too large"},
             422: {"description": "Invalid request"},
             429: {"description": "Rate limited; see Retry-After"},
@@ -159,17 +170,28 @@ def _add_routes(app: FastAPI) -> None:
     )
     async def chat(request: Request) -> EventSourceResponse:
         body = await read_chat_request(request)
-        service = resolve_service(request, body.assistant)
-        thread_id = body.resolved_thread_id()
-        stream = chat_sse_stream(
-            service,
+        name = body.assistant or default_assistant(request)
+        # A key holder may say which end user it acts for; nobody else may.
+        caller = identity_of(request).caller(request, end_user=body.user_id, assistant=name)
+        plan = await plan_turn(
+            request,
+            caller,
+            name,
+            body.resolved_thread_id(),
             body.message,
-            thread_id,
+            regenerate=body.regenerate,
+        )
+        stream = chat_sse_stream(
+            plan.service,
+            body.message,
+            plan.thread_key,
             timeout_s=settings_of(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
-            user_id=body.user_id,
+            user_id=plan.user_id,
+            encode=plan.with_public_metadata(sse_message),
         )
-        return EventSourceResponse(stream)  # sets Cache-Control: no-store itself
+        turns = request.app.state.turns.run((name, plan.thread_key), stream)
+        return EventSourceResponse(turns)  # sets Cache-Control: no-store itself
 
     @app.get("/health", summary="Overall status; always 200, the body says degraded.")
     async def health(request: Request) -> dict[str, Any]:

@@ -33,6 +33,11 @@ class ChatRequest(BaseModel):
     assistant: str | None = Field(
         default=None, description="Which assistant answers; the server's default when absent."
     )
+    regenerate: bool = Field(
+        default=False,
+        description="Answer the thread's last question again, replacing the last answer "
+        "(send that question as `message`).",
+    )
     user_id: str | None = Field(
         default=None,
         description="The end user an API-key caller acts for, 2-64 characters of letters, "

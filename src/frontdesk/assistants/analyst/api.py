@@ -29,9 +29,11 @@ from sse_starlette import EventSourceResponse
 
 from frontdesk.assistants.base import AssistantService
 from frontdesk.server.deps import service_for, settings_of
+from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
 from frontdesk.server.schemas import MAX_MESSAGE_CHARS, read_json_body
 from frontdesk.server.streaming import chat_sse_stream
+from frontdesk.server.turns import plan_turn
 
 
 class _Strict(BaseModel):
@@ -113,6 +115,7 @@ class SeedEventEncoder:
         return None  # metadata and done have no counterpart in the seed's stream
 
 
+NAME = "analyst"
 router = APIRouter()
 # The analyst assistant's service, with the core's readiness rules (404, 503).
 ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
@@ -141,17 +144,22 @@ ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
     },
     summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
 )
-async def internal_chat_stream(
-    request: Request, service: ThisService
-) -> EventSourceResponse:
+async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSourceResponse:
     body = await read_json_body(request, InternalChatRequest)
+    conversation = body.conversation
+    caller = identity_of(request).caller(request, end_user=conversation.user_id, assistant=NAME)
+    # Conversations are keyed by (company, user, conversation): the key's own company when it
+    # is configured with one, else the request's; the user namespaces the key (Caller).
+    company = caller.company or conversation.company_id or "-"
+    plan = await plan_turn(request, caller, NAME, f"{company}:{conversation.id}", body.input.message)
     stream = chat_sse_stream(
-        service,
+        plan.service,
         body.input.message,
-        body.conversation.id,
+        plan.thread_key,
         timeout_s=settings_of(request).sse_timeout_s,
         request_id=request_id_of(request.scope),
-        user_id=body.conversation.user_id,
+        user_id=plan.user_id,
         encode=SeedEventEncoder(),
     )
-    return EventSourceResponse(stream)
+    turns = request.app.state.turns.run((NAME, plan.thread_key), stream)
+    return EventSourceResponse(turns)

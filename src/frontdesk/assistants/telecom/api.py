@@ -21,6 +21,7 @@ from frontdesk.assistants.base import Answer, AssistantService
 from frontdesk.errors import FrontdeskError
 from frontdesk.server.deps import service_for, settings_of
 from frontdesk.server.errors import ApiError
+from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
 from frontdesk.server.schemas import (
     MAX_MESSAGE_CHARS,
@@ -30,6 +31,7 @@ from frontdesk.server.schemas import (
     read_json_body,
 )
 from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message
+from frontdesk.server.turns import plan_turn
 
 logger = logging.getLogger("frontdesk.server")
 
@@ -50,8 +52,9 @@ class TelecomChatRequest(BaseModel):
     )
     user_id: str | None = Field(
         default=None,
-        description="The customer (e.g. 'u123'), 2-64 characters of letters, digits and "
-        "_ . @ -; billing needs it to look up invoices or open a refund case.",
+        description="For API-key callers: the customer they act for (e.g. 'u123'), 2-64 "
+        "characters of letters, digits and _ . @ -; billing reads that customer's account. "
+        "Ignored for other callers (the web UI signs in instead).",
         json_schema_extra={"pattern": USER_ID_PATTERN.pattern, "examples": ["u123"]},
     )
     message: str = Field(
@@ -122,6 +125,7 @@ class TelecomChatResponse(BaseModel):
 
 
 
+NAME = "telecom"
 router = APIRouter()
 # The telecom assistant's service, with the core's readiness rules (404, 503).
 ThisService = Annotated[AssistantService, Depends(service_for("telecom"))]
@@ -148,13 +152,17 @@ ThisService = Annotated[AssistantService, Depends(service_for("telecom"))]
     },
     summary="One telecom support turn (technical, billing or fallback), answered as JSON.",
 )
-async def telecom_chat(
-    request: Request, service: ThisService
-) -> TelecomChatResponse:
+async def telecom_chat(request: Request, _ready: ThisService) -> TelecomChatResponse:
     body = await read_json_body(request, TelecomChatRequest)
+    # The customer is the caller's: a key holder names its end user, the web UI's session
+    # signs in as one; the message text never decides whose account is read.
+    caller = identity_of(request).caller(request, end_user=body.user_id, assistant=NAME)
+    plan = await plan_turn(request, caller, NAME, body.session_id, body.message)
     return await telecom_turn(
-        service,
-        body,
+        plan.service,
+        body.message,
+        plan.thread_key,
+        plan.user_id,
         timeout_s=settings_of(request).sse_timeout_s,
         request_id=request_id_of(request.scope),
     )
@@ -162,7 +170,9 @@ async def telecom_chat(
 
 async def telecom_turn(
     service: AssistantService,
-    body: TelecomChatRequest,
+    message: str,
+    session_id: str,
+    user_id: str | None,
     *,
     timeout_s: float,
     request_id: str | None = None,
@@ -170,24 +180,24 @@ async def telecom_turn(
     ids = {"request_id": request_id} if request_id else {}
     try:
         async with asyncio.timeout(timeout_s):
-            answer = await service.ask(body.message, body.session_id, user_id=body.user_id)
+            answer = await service.ask(message, session_id, user_id=user_id)
     except TimeoutError:
         logger.warning(
             "telecom turn timed out after %.1f s (session %s, request %s)",
             timeout_s,
-            body.session_id,
+            session_id,
             request_id,
         )
         raise ApiError(504, timeout_message(timeout_s), **ids) from None
     except FrontdeskError as exc:
         # Written for users (e.g. "the model is not installed"): safe to show as it is.
         logger.exception(
-            "telecom turn failed (session %s, request %s)", body.session_id, request_id
+            "telecom turn failed (session %s, request %s)", session_id, request_id
         )
         raise ApiError(500, str(exc), **ids) from None
     except Exception:
         logger.exception(
-            "telecom turn failed (session %s, request %s)", body.session_id, request_id
+            "telecom turn failed (session %s, request %s)", session_id, request_id
         )
         raise ApiError(500, FAILURE_MESSAGE, **ids) from None
     if not isinstance(answer, Answer):
