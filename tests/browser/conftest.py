@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -53,7 +54,10 @@ class LiveServer:
     """uvicorn in a background thread, on a socket bound before the thread starts (no race)."""
 
     def __init__(self, *services: Any) -> None:
+        # Its own data dir: the threads store, session secret and checkpoints of this run.
+        self.data_dir = tempfile.TemporaryDirectory(prefix="frontdesk-browser-")
         settings = Settings(
+            data_dir=Path(self.data_dir.name),
             assistant=services[0].name,
             rate_limit_chat_per_minute=1000,
             sse_timeout_s=10,
@@ -88,6 +92,7 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(timeout=10)
         self.socket.close()
+        self.data_dir.cleanup()
 
 
 class Services:
@@ -203,14 +208,21 @@ class Accounts:
 
 
 def open_page(
-    browser, live_server, problems: list[str], *, assistant: str | None = None, **options
+    browser,
+    live_server,
+    problems: list[str],
+    *,
+    assistant: str | None = None,
+    real_accounts: bool = False,
+    **options,
 ):
     context = browser.new_context(**(options or DESKTOP))
     page = context.new_page()
     # Any script error or console error (a CSP violation is one) fails the test.
     page.on("pageerror", lambda err: problems.append(f"page error: {err}"))
     page.on("console", lambda msg: msg.type == "error" and problems.append(f"console: {msg.text}"))
-    page.accounts = Accounts(page)
+    # real_accounts: the server's own session, conversations, feedback and cancel routes.
+    page.accounts = None if real_accounts else Accounts(page)
     page.goto(live_server.url + "/")
     expect(page.locator("#status")).to_have_attribute("data-state", "online")
     if assistant:

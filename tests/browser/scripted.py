@@ -71,7 +71,8 @@ class ScriptedService:
         self.calls: list[tuple[str, str]] = []
         self.user_ids: list[str | None] = []
         self.stopped = 0
-        self.queue_ahead = 0
+        # thread -> the conversation as the server's transcript() gives it (finished turns).
+        self.history: dict[str, list[dict[str, str]]] = {}
 
     async def wait_gate(self) -> None:
         while not self.gate.is_set():
@@ -83,13 +84,29 @@ class ScriptedService:
         self.calls.append((message, thread_id))
         self.user_ids.append(user_id)
         finished = False
+        text = ""
         try:
             async for event in self.answer(message, thread_id, user_id):
+                if event.event == "token":
+                    text += event.data["content"]
+                elif event.event == "replace":
+                    text = event.data["content"]
                 yield event
             finished = True
         finally:
             if not finished:
                 self.stopped += 1
+            self.history.setdefault(thread_id, []).extend(
+                [{"role": "user", "content": message}, {"role": "assistant", "content": text}]
+            )
+
+    async def transcript(self, thread_id: str) -> list[dict[str, str]]:
+        return list(self.history.get(thread_id, []))
+
+    async def forget_last_turn(self, thread_id: str) -> bool:
+        turns = self.history.get(thread_id) or []
+        del turns[-2:]
+        return True
 
     async def words(self, text: str, *, gate_at: int | None = None) -> AsyncIterator[ChatEvent]:
         words = text.split(" ")
