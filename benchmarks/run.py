@@ -70,8 +70,8 @@ def _settings(data_dir: Path, **updates):
     return Settings(**values)
 
 
-def _scripted_model():
-    from frontdesk.llm.scripted import ScriptedChatModel
+def _scripted_model(clock=None):
+    from benchmarks.inference_timing import TimedScriptedChatModel
 
     def reply(messages) -> str:
         text = str(messages[-1].content)
@@ -85,7 +85,9 @@ def _scripted_model():
         item = first.group(1) if first else "the resort"
         return f"Here is what I found about {item} in the resort guide for you."
 
-    return ScriptedChatModel(script=reply)
+    model = TimedScriptedChatModel(script=reply)
+    model.clock = clock
+    return model
 
 
 def _queries() -> list[str]:
@@ -96,22 +98,34 @@ def _queries() -> list[str]:
 
 
 async def bench_graph(tmp: Path) -> dict:
+    """A concierge turn with the scripted chat model and the real MiniLM embeddings: the full
+    turn, and its orchestration alone (the turn less the time inside either model)."""
+    from benchmarks.inference_timing import InferenceClock, TimedEmbeddings
     from frontdesk.assistants.concierge.service import build_service
+    from frontdesk.embeddings import build_embeddings
     from frontdesk.runtime import Models
 
     settings = _settings(tmp, llm_provider="scripted", validator_llm=True)
-    service = await build_service(settings, Models(settings, chat_override=_scripted_model()))
+    clock = InferenceClock()
+    models = Models(
+        settings,
+        chat_override=_scripted_model(clock),
+        embeddings_override=TimedEmbeddings(build_embeddings(settings), clock),
+    )
+    service = await build_service(settings, models)
     queries = _queries()
     for query in queries[:10]:  # warm caches, load ONNX sessions
         await service.ask(query, str(uuid.uuid4()))
     embeddings = service.context.retriever.index.store.embeddings
     clear_cache = getattr(embeddings, "clear_query_cache", lambda: None)
-    timings, cached, embedding = [], [], []
+    timings, cached, embedding, orchestration = [], [], [], []
     for query in queries:
         clear_cache()  # a new question: its embedding is computed once, then reused in the turn
+        clock.reset()
         started = time.perf_counter()
         await service.ask(query, str(uuid.uuid4()))
         timings.append((time.perf_counter() - started) * 1000)
+        orchestration.append(timings[-1] - clock.total_ms)
         # The same question again, its embedding(s) now cached, and the embedding alone: the
         # split between embedding-model inference and the rest of the turn, measured in the
         # same moments (these VMs drift), so a reader can tell the two apart on their machine.
@@ -125,6 +139,10 @@ async def bench_graph(tmp: Path) -> dict:
     await service.aclose()
     return {
         "turns": len(timings),
+        # The target (p50 < 10 ms): what the graph and our code cost, model inference excluded.
+        "orchestration_p50_ms": round(pct(orchestration, 50), 2),
+        "orchestration_p95_ms": round(pct(orchestration, 95), 2),
+        # The full turn, scripted chat model and real embeddings included.
         "p50_ms": round(pct(timings, 50), 2),
         "p95_ms": round(pct(timings, 95), 2),
         "query_embedding_p50_ms": round(pct(embedding, 50), 2),

@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.analyst import nodes, sql_nodes
+from frontdesk.assistants.analyst import nodes
 from frontdesk.assistants.analyst.graph import build_graph
 from frontdesk.assistants.analyst.service import (
     answer_of,
@@ -19,7 +19,8 @@ from frontdesk.assistants.analyst.service import (
     sources_of,
     turn_input,
 )
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
 from frontdesk.assistants.analyst.state import AnalystContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex

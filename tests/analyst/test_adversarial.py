@@ -31,12 +31,12 @@ import sqlalchemy as sa
 
 from frontdesk.assistants import analyst
 from frontdesk.assistants.analyst.demo.build import build_mysql, build_sqlite
-from frontdesk.assistants.analyst.executor import (
+from frontdesk.assistants.analyst.sql.check import SQLCheckError, check_read_only
+from frontdesk.assistants.analyst.sql.executor import (
     QueryError,
     execute_read_only,
     execute_unchecked,
 )
-from frontdesk.assistants.analyst.sqlcheck import SQLCheckError, check_read_only
 
 ADVERSARIAL = Path(analyst.__file__).parent / "data" / "eval" / "adversarial.jsonl"
 CASES = [json.loads(line) for line in ADVERSARIAL.read_text().splitlines() if line.strip()]

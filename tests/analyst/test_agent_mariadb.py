@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DBAPIError
 
-from frontdesk.assistants.analyst.database import checksums
+from frontdesk.assistants.analyst.db.engine import checksums
 from frontdesk.assistants.analyst.demo.build import build_mysql
 from frontdesk.assistants.analyst.service import open_database
 from frontdesk.runtime import Models

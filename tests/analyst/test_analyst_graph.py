@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from frontdesk.assistants.analyst import prompts
-from frontdesk.assistants.analyst.executor import DatabaseDown
+from frontdesk.assistants.analyst.sql.executor import DatabaseDown
 
 
 def script(sql=(), fixes=(), answer="There are 21 active technicians.", general="ML is a field."):
@@ -121,7 +121,7 @@ async def test_an_empty_result_is_regenerated_once_with_a_hint(analyst):
 
 
 async def test_sql_that_writes_is_refused_and_nothing_changes(analyst, toolkit):
-    from frontdesk.assistants.analyst.database import checksums
+    from frontdesk.assistants.analyst.db.engine import checksums
 
     before = checksums(toolkit.engine, ["workOrder"])
     service, llm = analyst(script(sql=["DELETE FROM workOrder WHERE status = 'cancelled'"]))

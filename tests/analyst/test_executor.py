@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from pymysql.constants import CLIENT
 
-from frontdesk.assistants.analyst.executor import (
+from frontdesk.assistants.analyst.sql.executor import (
     DatabaseDown,
     QueryError,
     QueryResult,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.analyst import sql_nodes as n
-from frontdesk.assistants.analyst.answers import plain_answer, unsupported_numbers
 from frontdesk.assistants.analyst.nodes import is_write_request, route_from_classify
+from frontdesk.assistants.analyst.sql_agent import nodes as n
+from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, unsupported_numbers
 
 LIMITS = {"max_correction_attempts": 3, "max_iterations": 15}
 
@@ -121,7 +121,7 @@ def test_plain_answers_from_rows():
 
 
 def test_answer_names_must_come_from_the_rows():
-    from frontdesk.assistants.analyst.answers import unsupported_names
+    from frontdesk.assistants.analyst.sql_agent.answers import unsupported_names
 
     rows = [{"name": "Granite Data Center Group"}, {"name": "Pecan Grove Plastics"}]
     assert unsupported_names("The top customer is James Clark.", rows, "q") == {"James", "Clark"}

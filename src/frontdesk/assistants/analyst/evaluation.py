@@ -16,9 +16,9 @@ import sqlglot
 from sqlglot import exp
 
 from frontdesk.assistants.analyst.settings import AnalystSettings
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
-from frontdesk.assistants.analyst.toolkit import SQLToolkit
 from frontdesk.config import Settings
 from frontdesk.eval.datasets import SQLCase
 from frontdesk.eval.sql_suite import SQLRun

@@ -17,18 +17,23 @@ from langchain_core.messages import HumanMessage
 from sqlalchemy import inspect
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.analyst import nodes, sql_nodes
-from frontdesk.assistants.analyst.database import open_engine
+from frontdesk.assistants.analyst import nodes
+from frontdesk.assistants.analyst.db.engine import open_engine
+from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.evaluation import sql_target
 from frontdesk.assistants.analyst.graph import build_graph
-from frontdesk.assistants.analyst.join_graph import JoinGraph
-from frontdesk.assistants.analyst.join_graph_build import build_join_graph
-from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.joins.build import build_join_graph
+from frontdesk.assistants.analyst.joins.graph import JoinGraph
 from frontdesk.assistants.analyst.settings import AnalystSettings
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent.table_search import (
+    TableSearch,
+    table_text,
+    words_of_name,
+)
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLLimits, SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
-from frontdesk.assistants.analyst.table_search import TableSearch, table_text, words_of_name
-from frontdesk.assistants.analyst.toolkit import SQLLimits, SQLToolkit
 from frontdesk.assistants.base import Answer, ChatEvent
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -123,7 +128,9 @@ def join_graph_for(
 def table_descriptions(graph: JoinGraph, *, demo: bool) -> dict[str, str]:
     known: dict[str, str] = {}
     if demo:
-        from frontdesk.assistants.analyst.demo.schema import table_descriptions as demo_tables
+        from frontdesk.assistants.analyst.demo.schema.tables import (
+            table_descriptions as demo_tables,
+        )
 
         known = dict(demo_tables())
     return {t: known.get(t) or " ".join(words_of_name(t)) for t in graph.tables}
