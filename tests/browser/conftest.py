@@ -106,18 +106,20 @@ class Services:
         return [self.concierge, self.telecom, self.analyst, self.helpdesk]
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def services() -> Services:
     return Services()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def live_server(services) -> Iterator[LiveServer]:
     with LiveServer(*services.all()) as server:
         yield server
 
 
-@pytest.fixture(scope="session")
+# Package scope, not session: the sync Playwright API runs its own event loop, which must be
+# gone before the rest of the suite's asyncio tests run in this process.
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
     if not CHROMIUM.exists():
         pytest.fail(f"Chromium not found at {CHROMIUM}: install it with `apt-get install chromium`")

@@ -10,6 +10,7 @@ import { readEvents } from "./sse.js";
 // At most this many result rows are kept per answer (the server's own cap too).
 const MAX_ROWS = 100;
 const MAX_RETRY_WAIT_S = 30;
+const CANCEL_WAIT_MS = 2000;
 
 // hooks: {chatOf(name), changed(name, message), progressText(name, data, message),
 //         busyChanged(busy), giveBack(text)}
@@ -129,13 +130,23 @@ export function createTurns(hooks) {
     answer.error = error;
   }
 
-  // Stops the running turn: the fetch is aborted and the server told to stop generating.
+  // Stops the running turn: the server is told to stop generating, then the fetch is aborted.
+  // In that order: an abort first would end the turn as a disconnect, and the cancel would
+  // find nothing to cancel. Nothing that arrives after Stop is shown either way.
   function stop() {
-    if (!running) return;
+    if (!running || running.stopped) return;
     const turn = running;
     turn.stopped = true;
-    turn.controller.abort();
-    postJson("/chat/cancel", { assistant: turn.assistant, thread_id: turn.threadId }).catch(() => {});
+    turn.answer.progress = undefined;
+    hooks.changed(turn.assistant, turn.answer);
+    const abort = () => turn.controller.abort();
+    const fallback = setTimeout(abort, CANCEL_WAIT_MS); // a server that does not answer
+    postJson("/chat/cancel", { assistant: turn.assistant, thread_id: turn.threadId })
+      .catch(() => {})
+      .finally(() => {
+        clearTimeout(fallback);
+        abort();
+      });
   }
 
   // Forget an assistant's queued questions and stop its turn (a new conversation).
