@@ -126,7 +126,10 @@ const turns = createTurns({
   busyChanged(busy) {
     ui.stop.hidden = !busy;
     ui.form.setAttribute("aria-busy", String(busy));
-    if (!busy && document.activeElement === document.body) ui.input.focus();
+    if (busy) return;
+    if (document.activeElement === document.body) ui.input.focus();
+    // A finished turn may have started a conversation or retitled one: the list follows.
+    if (state.current) showConversationsOf(state.current, chatOf(state.current).threadId, openConversation);
   },
   giveBack(text) {
     // Refused before any answer: the question comes back so it can be sent again.
@@ -174,13 +177,13 @@ async function openConversation(threadId) {
   turns.dropAssistant(name);
   let question = null;
   let turn = 0;
-  const messages = asList(answer.data.messages).map((m, index) => {
+  const messages = asList(answer.data.messages).map((m) => {
     const text = String((m && m.content) || "");
     if (m.role === "user") {
       question = text;
       return { role: "user", text, status: "done" };
     }
-    return { role: "assistant", text, status: "done", question, turn: m.turn ?? turn++, index };
+    return { role: "assistant", text, status: "done", question, turn: m.turn ?? turn++ };
   });
   state.chats[name] = { threadId, messages };
   saveChats(state.chats);
