@@ -127,3 +127,8 @@ def test_answer_names_must_come_from_the_rows():
     assert unsupported_names("The top customer is James Clark.", rows, "q") == {"James", "Clark"}
     assert unsupported_names("The top customer is Granite Data Center Group.", rows, "q") == set()
     assert unsupported_names("Most are in Dallas.", rows, "Which customers in Dallas?") == set()
+
+
+def test_a_personal_data_refusal_is_answered_not_corrected():
+    refused = state(last_sql_error="personal data", error_kind="personal")
+    assert n.after_rewrite(refused) == n.SUMMARIZE
