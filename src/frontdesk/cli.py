@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from frontdesk import __version__
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
+from frontdesk.guardrails.cli import guard_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+app.add_typer(guard_app, name="guard")
 
 console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)
@@ -321,12 +323,13 @@ def evaluate(
 
 async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
     from frontdesk.eval.harness import evaluate as run
-    from frontdesk.guardrails import audit_input
+    from frontdesk.guardrails import guard_for
     from frontdesk.runtime import Models
 
     models = Models(settings)
     if suite == "guardrails":
-        return await run(suite, dataset, lambda text: audit_input(text).flagged)
+        guard = guard_for(models.embeddings)  # rules, then the learned layer
+        return await run(suite, dataset, lambda text: guard.check(text).flagged)
     if suite == "retrieval":
         knowledge, _ = module.open_knowledge(settings, models)
         top_k = getattr(module, "RETRIEVAL_TOP_K", 5)

@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 # Version of the feature layout and fitting recipe: weights saved under another are stale.
-RECIPE = "minilm-logreg-v1"
+RECIPE = "minilm-logreg-v2"
 # Ridge penalty on the weights (not the bias), relative to the weighted row count.
 L2_PENALTY = 0.05
 NEWTON_STEPS = 30
@@ -83,14 +83,21 @@ def out_of_fold_scores(
     return scores
 
 
-def threshold_at(benign_scores: np.ndarray, false_positive_rate: float) -> float:
-    """The lowest threshold with at most `false_positive_rate` of benign scores above it
-    (a flag is score > threshold)."""
+def threshold_at(
+    benign_scores: np.ndarray, false_positive_rate: float, scores: np.ndarray | None = None
+) -> float:
+    """A threshold with at most `false_positive_rate` of benign scores above it (a flag is
+    score > threshold): halfway between the highest benign score allowed below it and the
+    next score of any row above that, so a new row that ties a training row is not decided
+    by rounding."""
     ordered = np.sort(np.asarray(benign_scores))
     if not len(ordered):
         return 0.0
     allowed = math.floor(false_positive_rate * len(ordered))
-    return float(ordered[len(ordered) - 1 - allowed])
+    cutoff = float(ordered[len(ordered) - 1 - allowed])
+    pool = np.asarray(ordered if scores is None else scores)
+    above = pool[pool > cutoff + 1e-9]
+    return (cutoff + float(above.min())) / 2 if len(above) else cutoff
 
 
 def choose_threshold(
@@ -104,7 +111,7 @@ def choose_threshold(
     """Threshold from out-of-fold scores of these (training) rows: unseen benign styles score
     higher than seen ones, so in-sample scores would put it too low."""
     scores = out_of_fold_scores(features, attacks, sources, l2=l2)
-    return threshold_at(scores[np.asarray(attacks) == 0], false_positive_rate)
+    return threshold_at(scores[np.asarray(attacks) == 0], false_positive_rate, scores)
 
 
 @dataclass(frozen=True)

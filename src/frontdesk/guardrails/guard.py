@@ -154,12 +154,17 @@ class InjectionGuard:
 
     def check(self, text: str) -> GuardVerdict:
         """Rules first (cheap, explainable); the learned layer only if they pass."""
+        verdict = self.check_rules(text)
+        if verdict.flagged or self.detector is None or not text.strip():
+            return verdict
+        return self.check_learned(self.embeddings.embed_query(text))
+
+    def check_rules(self, text: str) -> GuardVerdict:
+        """The rule families alone (`audit_input`)."""
         audit = audit_input(text)
         if audit.flagged:
             return GuardVerdict(True, "rules", audit.family, audit.matched)
-        if self.detector is None or not text.strip():
-            return GuardVerdict(False, None, None, None)
-        return self.check_learned(self.embeddings.embed_query(text))
+        return GuardVerdict(False, None, None, None)
 
     def check_learned(self, vector: list[float] | np.ndarray) -> GuardVerdict:
         """The learned layer alone, on an embedding already computed."""
