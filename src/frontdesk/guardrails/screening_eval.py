@@ -72,8 +72,8 @@ def screening_report() -> dict[str, Any]:
             gone = row.text.strip() not in screened and REMOVED_MARKER in screened
             removed[row.source][0] += gone
             removed[row.source][1] += 1
-    lines = ["screening: payloads planted in a venue page, a manual, an invoice tool output "
-             "and database rows", f"{'source':34s} {'planted':>7s}  removed"]
+    lines = [("screening: payloads planted in a venue page, a manual, an invoice tool output "
+             "and database rows"), f"{'source':34s} {'planted':>7s}  removed"]
     for source in PAYLOAD_SOURCES:
         hit, total = removed[source]
         if total:
