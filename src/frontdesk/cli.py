@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from frontdesk import __version__
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
+from frontdesk.guardrails.cli import guard_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+app.add_typer(guard_app, name="guard")
 
 console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)
