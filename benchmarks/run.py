@@ -1,6 +1,6 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
-    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm] [--out FILE]
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard] [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
              is the graph's own overhead: routing, retrieval, grounding, checkpointing), p50/p95;
@@ -12,6 +12,8 @@
 - llm:       embedded model time to first token and tokens/s (benchmarks/llm_runtime.py)
 - analyst:   join path finding and SQL pre-validation on the 132-table demo database
              (benchmarks/analyst_sql.py)
+- guard:     injection guard per message, p50/p95, beyond the embedding and with it
+             (benchmarks/guard.py)
 Everything runs on this machine, offline, against 127.0.0.1 only.
 """
 
@@ -303,7 +305,7 @@ def bench_llm() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst")
+    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst,guard")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     wanted = args.only.split(",")
@@ -324,6 +326,10 @@ def main() -> None:
             from benchmarks.analyst_sql import bench_analyst
 
             results["analyst"] = bench_analyst(tmp)
+        if "guard" in wanted:
+            from benchmarks.guard import bench_guard
+
+            results["guard"] = bench_guard(tmp)
     print(json.dumps(results, indent=2))
     # A partial run (--only) updates its own entries and keeps the others' last figures.
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from frontdesk import __version__
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
+from frontdesk.guardrails.cli import guard_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+app.add_typer(guard_app, name="guard")
 
 console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)
@@ -152,8 +154,11 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
 
 
 async def _with_service(settings: Settings, work):
+    from frontdesk.agentkit import permissions
     from frontdesk.assistants.registry import load_services
 
+    # The CLI is the operator on this machine: it may see what the assistants hold.
+    permissions.grant(permissions.OPERATOR)
     services = await load_services(settings, names=[settings.assistant])
     service = services[settings.assistant]
     try:
@@ -309,6 +314,9 @@ def evaluate(
     if dataset is None or not dataset.exists():
         raise _fail(f"no dataset at {dataset}; pass one with --dataset FILE")
     _setup_logging(settings.model_copy(update={"log_level": "WARNING"}))
+    from frontdesk.agentkit import permissions
+
+    permissions.grant(permissions.OPERATOR)  # as the operator on this machine, like `ask`
     try:
         result = asyncio.run(run_suite(plugin, suite, settings, dataset))
     except (FrontdeskError, ValueError) as exc:

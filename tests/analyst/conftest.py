@@ -110,3 +110,14 @@ def make_service(toolkit, manual, hash_embeddings, script, *, checkpointer=None,
 @pytest.fixture
 def analyst(toolkit, manual, hash_embeddings):
     return lambda script=None, **kw: make_service(toolkit, manual, hash_embeddings, script, **kw)
+
+
+@pytest.fixture(autouse=True)
+def operator_permissions():
+    """The analyst's tests act as the operator (like the CLI), who may read personal data;
+    tests of the refusal set the permissions they need themselves."""
+    from frontdesk.agentkit import permissions
+
+    token = permissions._current.set(permissions.OPERATOR)
+    yield
+    permissions._current.reset(token)

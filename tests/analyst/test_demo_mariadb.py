@@ -9,6 +9,8 @@ not a skip: production runs on MariaDB.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
@@ -23,7 +25,8 @@ from frontdesk.assistants.analyst.demo.schema.tables import TABLES, relationship
 pytestmark = pytest.mark.mariadb
 
 SERVER = "mysql+pymysql://root:@127.0.0.1:3306"
-SCHEMA = "frontdesk_test_demo"
+# Per process: two test runs on one machine (developers, CI) must not share a schema.
+SCHEMA = f"frontdesk_test_demo_{os.getpid()}"
 URL = f"{SERVER}/{SCHEMA}"
 KEY = "frontdesk-test-key-2024"
 

@@ -103,3 +103,32 @@ async def test_a_failing_turn_ends_with_one_error_event(analyst, tmp_path, monke
     events = data_events(response.text)
     assert [e["event"] for e in events] == ["error"]
     assert "boom" not in events[0]["message"]
+
+
+NAMES = "SELECT firstName, lastName FROM employee WHERE isTechnician = 1 LIMIT 3"
+KEYS = {
+    "bi": {"key": "bi-key-0123456789abcdef", "personal_data": True},
+    "crm": {"key": "crm-key-0123456789abcdef"},
+}
+
+
+async def test_personal_data_only_for_a_key_granted_it(analyst, tmp_path):
+    service, _ = analyst(script(sql=[NAMES, NAMES, NAMES], answer="Their names are listed."))
+    async with serving(service, tmp_path, api_keys=KEYS) as client:
+        anonymous = await client.post("/internal/chat/stream", json=request("technician names?", "p1"))
+        plain_key = await client.post(
+            "/internal/chat/stream",
+            json=request("technician names?", "p2"),
+            headers={"Authorization": "Bearer crm-key-0123456789abcdef"},
+        )
+        granted = await client.post(
+            "/internal/chat/stream",
+            json=request("technician names?", "p3"),
+            headers={"Authorization": "Bearer bi-key-0123456789abcdef"},
+        )
+    for refused in (anonymous, plain_key):
+        complete = data_events(refused.text)[-1]
+        assert complete["event"] == "complete" and not complete["final_structured_data"]
+        assert "personal data" in refused.text
+    rows = data_events(granted.text)[-1]["final_structured_data"]
+    assert rows and all(isinstance(row["firstName"], str) for row in rows)

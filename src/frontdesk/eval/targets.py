@@ -51,9 +51,10 @@ async def build_target(
             f"{', '.join(suites_of(plugin))}"
         )
     if suite == "guardrails":
-        from frontdesk.guardrails import audit_input
+        from frontdesk.guardrails import guard_for
 
-        return EvalTarget(lambda text: audit_input(text).flagged)
+        guard = guard_for(models.embeddings)  # the rules, then the learned layer
+        return EvalTarget(lambda text: guard.check(text).flagged)
     if suite == "retrieval":
         knowledge, _ = plugin.open_knowledge(settings, models)
         return EvalTarget(knowledge.retriever.search, {"top_k": plugin.retrieval_top_k})

@@ -26,6 +26,7 @@ from fastapi import Request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from pydantic import BaseModel, ConfigDict, Field
 
+from frontdesk.agentkit.permissions import Permissions
 from frontdesk.config import Settings
 from frontdesk.server.errors import ApiError
 
@@ -47,6 +48,9 @@ class ApiKey(BaseModel):
     assistants: list[str] | None = None
     # The company its analyst conversations belong to (None: as the request says).
     company: str | None = None
+    # May read decrypted personal data (the analyst's customers' and employees' names,
+    # e-mails, phones, addresses). Nobody else may over HTTP.
+    personal_data: bool = False
 
     def digest(self) -> str:
         if self.key_sha256:
@@ -66,6 +70,7 @@ class Caller:
     users: dict[str, str] = field(default_factory=dict)
     assistants: frozenset[str] | None = None  # None: every assistant
     company: str | None = None
+    personal_data: bool = False
 
     @property
     def owner(self) -> str:
@@ -73,6 +78,10 @@ class Caller:
 
     def may_use(self, assistant: str) -> bool:
         return self.assistants is None or assistant in self.assistants
+
+    @property
+    def permissions(self) -> Permissions:
+        return Permissions(personal_data=self.personal_data)
 
     def user_for(self, assistant: str) -> str | None:
         return self.users.get(assistant)
@@ -151,7 +160,7 @@ class Identity:
             key = self._keys[name]
             users = {assistant: end_user} if end_user and assistant else {}
             allowed = frozenset(key.assistants) if key.assistants is not None else None
-            return Caller("key", name, users, allowed, key.company)
+            return Caller("key", name, users, allowed, key.company, key.personal_data)
         cookie = request.cookies.get(COOKIE_NAME)
         if cookie is not None:
             session = self.decode(cookie)

@@ -17,6 +17,7 @@ from typing import Any
 
 from fastapi import Request
 
+from frontdesk.agentkit import permissions
 from frontdesk.assistants.base import AssistantService
 from frontdesk.server.deps import resolve_service
 from frontdesk.server.errors import ApiError
@@ -122,6 +123,9 @@ async def plan_turn(
     for the caller, and, to regenerate, drop the last answer first."""
     require_assistant(caller, assistant)
     service = resolve_service(request, assistant)
+    # For the rest of this request: the turn (and the stream it returns) sees what the
+    # caller may see.
+    permissions.grant(caller.permissions)
     key = caller.thread_key(assistant, thread_id)
     if not await request.app.state.threads.claim(assistant, key, thread_id, caller.owner, message):
         raise ApiError(404, "Conversation not found.")

@@ -38,7 +38,7 @@ from frontdesk.assistants.telecom.technical import (
     with_sources,
 )
 from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
-from frontdesk.guardrails import audit_input
+from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.followup import is_follow_up
 from frontdesk.routing.keywords import KeywordCounts
@@ -102,7 +102,7 @@ async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[
     if len(messages) > ctx.max_messages:
         return {"route": FALLBACK, "route_method": "turn_limit", "router_confidence": 1.0}
     text = (human_texts(messages) or [""])[-1]
-    audit = audit_input(text)
+    audit = guard_for(ctx.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return {

@@ -20,6 +20,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.analyst import prompts
+from frontdesk.guardrails.screening import screen_untrusted
 
 logger = logging.getLogger(__name__)
 
@@ -29,9 +30,14 @@ _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 
 
 def render_table(columns: Sequence[str], rows: Sequence[dict[str, Any]], limit: int) -> str:
-    """`col | col` lines, at most `limit` rows: what the model reads."""
+    """`col | col` lines, at most `limit` rows: what the model reads. Cells are database
+    content anyone may have written (a work order's notes): instructions planted in them are
+    screened out before they reach a prompt."""
     head = " | ".join(columns)
-    body = [" | ".join(_cell(row.get(c)) for c in columns) for row in rows[:limit]]
+    body = [
+        " | ".join(screen_untrusted(_cell(row.get(c))).text for c in columns)
+        for row in rows[:limit]
+    ]
     return "\n".join([head, *body])
 
 

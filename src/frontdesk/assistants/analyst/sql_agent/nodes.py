@@ -259,6 +259,8 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     kind = state.get("error_kind")
     if kind == "unsafe":
         return {"final_answer": prompts.REFUSED, "outcome": "refused"}
+    if kind == "personal":
+        return {"final_answer": prompts.PERSONAL_DATA, "outcome": "refused"}
     if kind == "connection":
         error = state.get("last_sql_error") or "connection refused"
         return {"final_answer": render(prompts.DATABASE_DOWN, error=error), "outcome": "failed"}
@@ -270,7 +272,7 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
 
 
 def after_rewrite(state: SQLGraphState, *, pre_validation: bool = True) -> str:
-    if state.get("error_kind") in ("unsafe", "connection"):
+    if state.get("error_kind") in ("unsafe", "personal", "connection"):
         return SUMMARIZE
     if state.get("last_sql_error"):
         return CORRECT_SQL if _can_correct(state) else SUMMARIZE

@@ -17,11 +17,15 @@ from typing import Any
 
 from sqlalchemy import Engine
 
+from frontdesk.agentkit import permissions
+from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.db.secure_views import ENCRYPTED_COLUMNS
 from frontdesk.assistants.analyst.joins.graph import JoinGraph
 from frontdesk.assistants.analyst.joins.paths import JoinPathFinder, NoJoinPath
 from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql import check as sqlcheck
 from frontdesk.assistants.analyst.sql import executor
+from frontdesk.assistants.analyst.sql.personal import reads_personal_data
 from frontdesk.assistants.analyst.sql.repair import repair_columns
 from frontdesk.assistants.analyst.sql_agent.answers import render_table
 from frontdesk.assistants.analyst.sql_agent.table_search import TableSearch, named_tables
@@ -90,7 +94,7 @@ class Prepared:
     ok: bool
     sql: str = ""
     error: str = ""
-    kind: str | None = None  # unsafe | invalid | unsupported
+    kind: str | None = None  # unsafe | personal | invalid | unsupported
 
 
 class SQLToolkit:
@@ -233,6 +237,12 @@ class SQLToolkit:
 
     def prepare(self, sql: str) -> Prepared:
         """One read-only SELECT, secure views substituted, LIMIT capped; or why not."""
+        if (
+            self.secure_map
+            and not permissions.current().personal_data
+            and reads_personal_data(sql, self.dialect, ENCRYPTED_COLUMNS, self.secure_map)
+        ):
+            return Prepared(False, error=prompts.PERSONAL_DATA, kind="personal")
         try:
             final = sqlcheck.prepare(
                 sql,
