@@ -9,13 +9,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from frontdesk.assistants.analyst import sqlcheck
-from frontdesk.assistants.analyst.database import open_engine
+from frontdesk.assistants.analyst.db.engine import open_engine
+from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.demo.build import build_sqlite
-from frontdesk.assistants.analyst.join_benchmark import benchmark_paths
-from frontdesk.assistants.analyst.join_graph_build import build_join_graph
-from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.joins.benchmark import benchmark_paths
+from frontdesk.assistants.analyst.joins.build import build_join_graph
 from frontdesk.assistants.analyst.service import EVAL_DIR, MANUAL_OVERRIDES
+from frontdesk.assistants.analyst.sql import check as sqlcheck
 
 KEY = "bench-key"
 

@@ -63,7 +63,7 @@ def test_ask_json_prints_one_object_and_continues_a_thread():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: analyst, concierge"),
+        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: concierge, telecom, analyst"),
         (["ask", "--thread", "not-a-uuid", "hi"], "--thread must be a UUID"),
         (["ask", "   "], "1-4096 characters"),
         (["eval", "vibes"], "unknown suite 'vibes'"),
@@ -191,5 +191,28 @@ def test_telecom_ask_and_its_gate_and_tool_suites(tmp_path):
     assert gate.exit_code == 0, gate.output
     metrics = json.loads(gate.stdout)["metrics"]
     assert metrics["rows"] >= 80 and 0.0 <= metrics["f1"] <= 1.0
-    calibrated = runner.invoke(app, ["calibrate-gate", "--assistant", "telecom"])
+    calibrated = runner.invoke(app, ["telecom", "calibrate-gate"])
     assert calibrated.exit_code == 0 and "threshold" in calibrated.output
+
+
+def test_eval_feedback_counts_thumbs_and_comments(tmp_path):
+    from frontdesk.config import get_settings
+    from frontdesk.memory.threads import ThreadStore
+
+    empty = runner.invoke(app, ["eval", "feedback"])
+    assert empty.exit_code == 0 and "no feedback yet" in empty.stdout
+    store = ThreadStore(get_settings().threads_path)
+    for rating, comment in [("up", None), ("down", "wrong hours"), ("up", "quick")]:
+        store.add_feedback_sync("concierge", "t1", "web:a", 0, rating, comment)
+    store.add_feedback_sync("telecom", "t2", "web:a", 1, "down", None)
+    store.close()
+
+    result = runner.invoke(app, ["eval", "feedback", "--json"])
+    assert result.exit_code == 0, result.output
+    rows = {row["assistant"]: row for row in json.loads(result.stdout)["feedback"]}
+    assert (rows["concierge"]["up"], rows["concierge"]["down"]) == (2, 1)
+    assert rows["concierge"]["liked"] == 0.667
+    assert [c["comment"] for c in rows["concierge"]["comments"]] == ["quick", "wrong hours"]
+    assert (rows["telecom"]["up"], rows["telecom"]["down"]) == (0, 1)
+    only = runner.invoke(app, ["eval", "feedback", "--assistant", "telecom"])
+    assert "telecom: 0 up, 1 down (0% liked)" in only.stdout and "concierge" not in only.stdout

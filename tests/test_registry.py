@@ -6,6 +6,7 @@ import httpx
 import pytest
 
 from frontdesk.assistants import registry
+from frontdesk.assistants.plugin import AssistantPlugin
 from frontdesk.config import Settings
 from frontdesk.server.app import create_app
 
@@ -21,19 +22,23 @@ class Fine:
         return None
 
 
+def installed(monkeypatch, **builders) -> None:
+    """Pretend these plug-ins (name -> build_service) are the installed ones."""
+    plugins = {
+        name: AssistantPlugin(name=name, title=name, build_service=build, order=i)
+        for i, (name, build) in enumerate(builders.items())
+    }
+    monkeypatch.setattr(registry, "plugins", lambda: plugins)
+
+
 async def test_a_failing_assistant_is_replaced_by_an_unavailable_one(monkeypatch, tmp_path):
-    class Good:
-        @staticmethod
-        async def build_service(settings, models):
-            return Fine()
+    async def good(settings, models):
+        return Fine()
 
-    class Broken:
-        @staticmethod
-        async def build_service(settings, models):
-            raise ConnectionError("mysql://admin:secret@db:3306 refused")
+    async def broken(settings, models):
+        raise ConnectionError("mysql://admin:secret@db:3306 refused")
 
-    modules = {"concierge": Good, "analyst": Broken}
-    monkeypatch.setattr(registry, "assistant_module", lambda name: modules[name])
+    installed(monkeypatch, concierge=good, analyst=broken)
     settings = Settings(data_dir=tmp_path, assistant="concierge", assistants=["analyst"],
                         _env_file=None)
     services = await registry.load_services(settings, models=object())
@@ -56,12 +61,10 @@ async def test_a_failing_assistant_is_replaced_by_an_unavailable_one(monkeypatch
 
 
 async def test_the_default_assistant_failing_still_fails_loading(monkeypatch, tmp_path):
-    class Broken:
-        @staticmethod
-        async def build_service(settings, models):
-            raise ConnectionError("down")
+    async def broken(settings, models):
+        raise ConnectionError("down")
 
-    monkeypatch.setattr(registry, "assistant_module", lambda name: Broken)
+    installed(monkeypatch, concierge=broken)
     settings = Settings(data_dir=tmp_path, assistant="concierge", assistants=[], _env_file=None)
     with pytest.raises(ConnectionError):
         await registry.load_services(settings, models=object())

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from frontdesk import __version__
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
+from frontdesk.guardrails.cli import guard_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -26,6 +27,7 @@ app = typer.Typer(
 )
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
+app.add_typer(guard_app, name="guard")
 
 console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)
@@ -34,10 +36,15 @@ AssistantOpt = Annotated[str | None, typer.Option("--assistant", "-a", help="Ass
 
 
 def _settings(assistant: str | None = None) -> Settings:
+    """The settings with `assistant` resolved: the one named, else the default plug-in."""
+    from frontdesk.assistants.registry import default_name
+
     settings = get_settings()
-    if assistant:
-        settings = settings.model_copy(update={"assistant": assistant})
-    return settings
+    try:
+        name = assistant or default_name(settings)
+    except FrontdeskError as exc:
+        raise _fail(str(exc)) from None
+    return settings.model_copy(update={"assistant": name})
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -45,11 +52,11 @@ def _fail(message: str, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _module(name: str):
-    from frontdesk.assistants.registry import assistant_module
+def _plugin(name: str):
+    from frontdesk.assistants.registry import plugin
 
     try:
-        return assistant_module(name)
+        return plugin(name)
     except FrontdeskError as exc:
         raise _fail(str(exc)) from None
 
@@ -84,7 +91,7 @@ def serve(
 ) -> None:
     """Serve the web chat UI and the API."""
     settings = _settings(assistant)
-    _module(settings.assistant)
+    _plugin(settings.assistant)
     updates = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings.model_copy(update=updates)
     _setup_logging(settings)
@@ -102,19 +109,21 @@ def ingest(
     ] = False,
 ) -> None:
     """Load knowledge into the index (idempotent): the named assistant's, or every served one's."""
+    from frontdesk.assistants.registry import served_names
     from frontdesk.runtime import Models
 
     settings = _settings(assistant)
-    names = [settings.assistant] if assistant else list(
-        dict.fromkeys([settings.assistant, *settings.assistants])
-    )
+    names = [settings.assistant] if assistant else served_names(settings)
     models = Models(settings)
     for name in names:
         _ingest_one(settings.model_copy(update={"assistant": name}), models, if_changed)
 
 
 def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
-    module = _module(settings.assistant)
+    plugin = _plugin(settings.assistant)
+    if plugin.open_knowledge is None:
+        console.print(f"{settings.assistant}: no knowledge to index.")
+        return
     with _progress() as progress:
         task = progress.add_task(f"Embedding {settings.assistant} knowledge", total=None)
 
@@ -122,7 +131,7 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
             progress.update(task, completed=done, total=total)
 
         try:
-            knowledge, report = module.open_knowledge(
+            knowledge, report = plugin.open_knowledge(
                 settings,
                 models,
                 ingest_mode="if_changed" if if_changed else "always",
@@ -145,8 +154,11 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
 
 
 async def _with_service(settings: Settings, work):
+    from frontdesk.agentkit import permissions
     from frontdesk.assistants.registry import load_services
 
+    # The CLI is the operator on this machine: it may see what the assistants hold.
+    permissions.grant(permissions.OPERATOR)
     services = await load_services(settings, names=[settings.assistant])
     service = services[settings.assistant]
     try:
@@ -179,7 +191,7 @@ def ask(
     import re
 
     settings = _settings(assistant)
-    _module(settings.assistant)
+    _plugin(settings.assistant)
     text = message.strip()
     if not text or len(text) > 4096:
         raise _fail("the message must be 1-4096 characters")
@@ -216,7 +228,7 @@ def chat(
     from rich.markup import escape
 
     settings = _settings(assistant)
-    _module(settings.assistant)
+    _plugin(settings.assistant)
     # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
     if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
         raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
@@ -269,7 +281,10 @@ def chat(
     asyncio.run(_with_service(settings, session))
 
 
-SUITE_HELP = "retrieval, routing, guardrails, answers, no_context, tools or sql"
+SUITE_HELP = (
+    "retrieval, routing, guardrails, answers, one of the assistant's own (sql, ...), or "
+    "feedback (the thumbs and comments people gave)"
+)
 
 
 @app.command("eval")
@@ -285,17 +300,25 @@ def evaluate(
     """Measure a suite and write a markdown report."""
     from frontdesk.eval.harness import CHAT_MODEL_SUITES, SUITES, report_path
     from frontdesk.eval.report import write_report
+    from frontdesk.eval.targets import default_dataset, run_suite, suites_of
 
+    if suite == "feedback":
+        _print_feedback(assistant, as_json)
+        return
     settings = _settings(assistant)
-    module = _module(settings.assistant)
-    if suite not in SUITES:
-        raise _fail(f"unknown suite '{suite}'; choose {SUITE_HELP}")
-    dataset = dataset or module.EVAL_DIR / f"{suite}.jsonl"
-    if not dataset.exists():
+    plugin = _plugin(settings.assistant)
+    offered = suites_of(plugin)
+    if suite not in SUITES or suite not in offered:
+        raise _fail(f"unknown suite '{suite}' for {plugin.name}; choose {', '.join(offered)}")
+    dataset = dataset or default_dataset(plugin, suite)
+    if dataset is None or not dataset.exists():
         raise _fail(f"no dataset at {dataset}; pass one with --dataset FILE")
     _setup_logging(settings.model_copy(update={"log_level": "WARNING"}))
+    from frontdesk.agentkit import permissions
+
+    permissions.grant(permissions.OPERATOR)  # as the operator on this machine, like `ask`
     try:
-        result = asyncio.run(_run_suite(settings, module, suite, dataset))
+        result = asyncio.run(run_suite(plugin, suite, settings, dataset))
     except (FrontdeskError, ValueError) as exc:
         raise _fail(str(exc), 1) from None
     path = report or report_path(settings.data_dir, settings.assistant, suite)
@@ -319,92 +342,32 @@ def evaluate(
     console.print(f"report: {path}")
 
 
-async def _run_suite(settings: Settings, module, suite: str, dataset: Path):
-    from frontdesk.eval.harness import evaluate as run
-    from frontdesk.guardrails import audit_input
-    from frontdesk.runtime import Models
+def _print_feedback(assistant: str | None, as_json: bool) -> None:
+    from frontdesk.eval.feedback import feedback_report
 
-    models = Models(settings)
-    if suite == "guardrails":
-        return await run(suite, dataset, lambda text: audit_input(text).flagged)
-    if suite == "retrieval":
-        knowledge, _ = module.open_knowledge(settings, models)
-        top_k = getattr(module, "RETRIEVAL_TOP_K", 5)
-        return await run(suite, dataset, knowledge.retriever.search, top_k=top_k)
-    if suite == "no_context":
-        knowledge, _ = module.open_knowledge(settings, models)
-        return await run(suite, dataset, module.gate_target(knowledge))
-    if suite == "tools":
-        return await run(suite, dataset, module.tools_target(settings, models))
-    if suite == "sql":
-        target = module.sql_target(settings, models)
-        try:
-            return await run(suite, dataset, target)
-        finally:
-            target.close()
-    if suite == "routing":
-        knowledge, _ = module.open_knowledge(settings, models)
-        router = module.build_router(
-            settings, models, knowledge, use_llm=settings.router_llm != "never"
-        )
-        if router.llm_route is None:
-            return await run(suite, dataset, lambda text: _label(router.classify(text)))
-        # The LLM router is async and the suite calls synchronously: route every row first
-        # (the suite's latency figures then cover only the lookup).
-        from frontdesk.eval.datasets import load_dataset
-
-        routed = {c.text: await router.route(c.text) for c in load_dataset(suite, dataset)}
-        return await run(suite, dataset, lambda text: _label(routed[text]))
-    from frontdesk.assistants.registry import load_services
-
-    service = (await load_services(settings, models, [settings.assistant]))[settings.assistant]
-    try:
-        return await run(suite, dataset, service.ask)
-    finally:
-        await service.aclose()
-
-
-@app.command("calibrate-gate")
-def calibrate_gate_command(
-    assistant: AssistantOpt = None,
-    dataset: Annotated[
-        Path | None,
-        typer.Option("--dataset", help="JSONL of {question, answerable}; default: calibration set."),
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the whole sweep as JSON.")] = False,
-) -> None:
-    """Sweep the NO_CONTEXT threshold over labelled questions; print the best F1's."""
-    from frontdesk.eval.agent_suites import calibrate_gate
-    from frontdesk.eval.datasets import load_dataset
-    from frontdesk.runtime import Models
-
-    settings = _settings(assistant)
-    module = _module(settings.assistant)
-    if not hasattr(module, "gate_scores_target"):
-        raise _fail(f"the {settings.assistant} assistant has no NO_CONTEXT gate")
-    dataset = dataset or module.EVAL_DIR / "no_context_calibration.jsonl"
-    try:
-        cases = load_dataset("no_context", dataset)
-        knowledge, _ = module.open_knowledge(settings, Models(settings))
-        result = calibrate_gate(cases, module.gate_scores_target(knowledge))
-    except (FrontdeskError, ValueError) as exc:
-        raise _fail(str(exc), 1) from None
+    rows = feedback_report(get_settings(), assistant)
     if as_json:
-        out.print(json.dumps(result, indent=2, ensure_ascii=False))
+        out.print(json.dumps({"feedback": rows}, ensure_ascii=False))
         return
-    chosen = result["chosen"]
-    out.print(
-        f"threshold {chosen['threshold']:.3f} (best-F1 plateau {result['plateau'][0]:.3f}-"
-        f"{result['plateau'][1]:.3f}) on {result['rows']} rows: precision "
-        f"{chosen['precision']:.3f}, recall {chosen['recall']:.3f}, F1 {chosen['f1']:.3f}"
-    )
-    stats = getattr(module, "index_stats", lambda s: {})(settings)
-    if stats:
-        out.print(f"index similarity percentiles: {json.dumps(stats, sort_keys=True)}")
+    if not rows:
+        out.print("no feedback yet")
+    for row in rows:
+        liked = "-" if row["liked"] is None else f"{row['liked']:.0%}"
+        out.print(f"[bold]{row['assistant']}[/]: {row['up']} up, {row['down']} down ({liked} liked)")
+        for item in row["comments"]:
+            out.print(f"  {item['rating']}: {item['comment']}", markup=False)
 
 
-def _label(decision) -> tuple[str, float]:
-    return decision.label, decision.confidence
+@app.command("assistants")
+def list_assistants() -> None:
+    """List the installed assistants, their commands and evaluation suites."""
+    from frontdesk.assistants.registry import plugins
+    from frontdesk.eval.targets import suites_of
+
+    for name, found in plugins().items():
+        extras = f" · commands: frontdesk {name} --help" if found.cli else ""
+        out.print(f"[bold]{name}[/] — {found.title}{extras}")
+        out.print(f"  suites: {', '.join(suites_of(found))}")
 
 
 @models_app.command("install")
@@ -433,6 +396,18 @@ def models_status() -> None:
     if missing:
         raise typer.Exit(1)
     out.print("all embedded models are installed")
+
+
+def _add_assistant_commands() -> None:
+    """Each assistant's own commands, as `frontdesk <name> ...`."""
+    from frontdesk.assistants.registry import plugins
+
+    for name, found in plugins().items():
+        if found.cli is not None:
+            app.add_typer(found.cli(), name=name, help=f"{found.title}: its own commands.")
+
+
+_add_assistant_commands()
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, ClassVar, Literal, Self
 
 from pydantic import Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -23,10 +23,15 @@ class Settings(BaseSettings):
         env_prefix="FRONTDESK_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
     )
 
-    # Which assistant `serve`, `chat` and `ask` use when none is named...
-    assistant: str = "concierge"
-    # ...and every assistant the server loads (the default one is always loaded too).
-    assistants: list[str] = ["concierge", "telecom", "analyst"]
+    # Which assistant `serve`, `chat` and `ask` use when none is named (default: the first
+    # installed plug-in by its `order`)...
+    assistant: str | None = None
+    # ...and every assistant the server loads (default: every installed plug-in; the default
+    # assistant is always loaded too).
+    assistants: list[str] | None = None
+    # Assistants' own settings given in code (tests), by assistant name; the environment's
+    # FRONTDESK_<NAME>_* variables give the rest (see `AssistantSettings`).
+    plugin_settings: dict[str, dict[str, Any]] = {}
 
     # Where everything Frontdesk writes lives: indexes, conversations, reports...
     data_dir: Path = Path(".frontdesk")
@@ -71,49 +76,6 @@ class Settings(BaseSettings):
     # Cosine similarity a hit's best dense match must reach for the context to count as relevant.
     rag_min_similarity: float = 0.20
 
-    # Telecom: the billing database (SQLAlchemy URL; default: SQLite under data_dir) and the
-    # NO_CONTEXT gate's threshold on retrieval relevance (knowledge/mmr.py), calibrated for the
-    # embedded MiniLM model with `frontdesk calibrate-gate --assistant telecom`
-    # (docs/telecom.md); recalibrate when changing the embedding model.
-    telecom_billing_url: str | None = None
-    telecom_gate_threshold: float = 0.95
-
-    # Analyst (seed 002): the business database (SQLAlchemy URL; default: the demo SQLite
-    # database built under data_dir), the key its secure views decrypt PII with, and the SQL
-    # agent's limits, named as the seed's environment table (FRONTDESK_SQL_...).
-    analyst_database_url: str | None = None
-    analyst_aes_key: SecretStr = SecretStr("frontdesk-demo-key")
-    analyst_join_graph: Path | None = None  # default: <index_dir>/join_graph_validated.json
-    analyst_validate_joins_with_llm: bool = False
-    # More named databases for `frontdesk eval sql` rows ({"name": "sqlalchemy-url"}).
-    analyst_databases: dict[str, str] = {}
-    sql_agent_max_iterations: int = 15
-    sql_sample_rows: int = 1
-    sql_max_tables_in_context: int = 20
-    sql_correction_max_attempts: int = 3
-    sql_pre_validation_enabled: bool = True
-    sql_max_relationships_display: int = 50
-    sql_max_relationships_in_prompt: int = 20
-    sql_max_columns_in_schema: int = 50
-    sql_max_columns_in_validation: int = 100
-    sql_max_columns_in_correction: int = 100
-    sql_max_sql_history_length: int = 100
-    sql_max_fallback_tables: int = 5
-    sql_max_tables_in_selection_prompt: int = 250
-    sql_confidence_threshold: float = 0.7
-    sql_max_hops: int = 4
-    sql_max_suggested_paths: int = 10
-    # How many tables the embedding pre-filter offers the LLM's table selector.
-    sql_prefilter_tables: int = 12
-    sql_query_timeout_s: float = 10.0
-    max_query_rows: int = 100
-    # Conversation memory (seed 002).
-    max_conversation_messages: int = 20
-    conversation_max_age_hours: float = 24.0
-    conversation_cleanup_interval_hours: float = 1.0
-    conversation_db_retry_attempts: int = 3
-    conversation_db_retry_delay: float = 0.1
-
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by
     # default: with the embedded 0.5B model, "auto" measured 0.925 on the concierge's routing
@@ -143,6 +105,23 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     environment: str = "development"
 
+    # Who may call the API. "open": a request without credentials acts as the local operator
+    # (one shared identity, like the CLI: `make run` on a laptop just works); "required":
+    # every request needs the web UI's session cookie or an API key (a server on a network).
+    auth_mode: Literal["open", "required"] = "open"
+    # Signs the web UI's session cookie (default: a random secret kept in
+    # <data_dir>/session_secret, so sessions survive restarts).
+    session_secret: SecretStr | None = None
+    session_max_age_days: float = 30.0
+    # Send the cookie over HTTPS only: turn on behind TLS.
+    cookie_secure: bool = False
+    # Server-to-server callers, by name: {"crm": {"key_sha256": "<hex>", "assistants":
+    # ["telecom"], "company": "acme"}} (see frontdesk.server.identity.ApiKey).
+    api_keys: dict[str, dict[str, Any]] = {}
+    # The web UI may sign in as one of an assistant's demo users (telecom's seeded
+    # customers). Turn off anywhere real customers are served.
+    demo_sign_in: bool = True
+
     @model_validator(mode="after")
     def _default_models_dir(self) -> Settings:
         if self.models_dir is None:
@@ -153,23 +132,44 @@ class Settings(BaseSettings):
         return self.data_dir / "index" / assistant
 
     @property
-    def telecom_billing_database(self) -> str:
-        return self.telecom_billing_url or f"sqlite:///{self.data_dir / 'telecom_billing.sqlite'}"
-
-    @property
-    def analyst_database(self) -> str:
-        return self.analyst_database_url or f"sqlite:///{self.data_dir / 'analyst_demo.sqlite'}"
-
-    @property
-    def analyst_conversations_path(self) -> Path:
-        # A file of its own: its 24-hour cleanup must not delete other assistants' threads.
-        return self.data_dir / "analyst_conversations.sqlite"
-
-    @property
     def checkpoint_path(self) -> Path:
         return self.data_dir / "conversations.sqlite"
+
+    @property
+    def threads_path(self) -> Path:
+        """Who owns which conversation, their titles, and the answers' feedback."""
+        return self.data_dir / "threads.sqlite"
 
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+class AssistantSettings(BaseSettings):
+    """An assistant's own settings, read from its FRONTDESK_<NAME>_* variables.
+
+    A subclass names its assistant and prefix:
+
+        class TelecomSettings(AssistantSettings):
+            assistant_name: ClassVar[str] = "telecom"
+            model_config = assistant_settings_config("telecom")
+
+    and reads them with `TelecomSettings.of(settings)`: values given in code
+    (`Settings.plugin_settings[name]`, what tests use) win over the environment.
+    """
+
+    assistant_name: ClassVar[str] = ""
+
+    @classmethod
+    def of(cls, settings: Settings) -> Self:
+        return cls(**settings.plugin_settings.get(cls.assistant_name, {}))
+
+
+def assistant_settings_config(name: str) -> SettingsConfigDict:
+    return SettingsConfigDict(
+        env_prefix=f"FRONTDESK_{name.upper()}_",
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+    )

@@ -10,7 +10,7 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.analyst import nodes, sql_nodes
+from frontdesk.assistants.analyst import nodes
 from frontdesk.assistants.analyst.graph import build_graph
 from frontdesk.assistants.analyst.service import (
     answer_of,
@@ -19,7 +19,8 @@ from frontdesk.assistants.analyst.service import (
     sources_of,
     turn_input,
 )
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
 from frontdesk.assistants.analyst.state import AnalystContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex
@@ -56,7 +57,7 @@ def demo_settings(tmp_path_factory) -> Settings:
         embeddings_provider="hash",
         checkpointer="memory",
         router_llm="never",
-        analyst_aes_key=DEMO_KEY,
+        plugin_settings={"analyst": {"aes_key": DEMO_KEY}},
         _env_file=None,
     )
 
@@ -109,3 +110,14 @@ def make_service(toolkit, manual, hash_embeddings, script, *, checkpointer=None,
 @pytest.fixture
 def analyst(toolkit, manual, hash_embeddings):
     return lambda script=None, **kw: make_service(toolkit, manual, hash_embeddings, script, **kw)
+
+
+@pytest.fixture(autouse=True)
+def operator_permissions():
+    """The analyst's tests act as the operator (like the CLI), who may read personal data;
+    tests of the refusal set the permissions they need themselves."""
+    from frontdesk.agentkit import permissions
+
+    token = permissions._current.set(permissions.OPERATOR)
+    yield
+    permissions._current.reset(token)

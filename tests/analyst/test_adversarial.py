@@ -23,6 +23,7 @@ from __future__ import annotations
 import glob
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,12 +32,12 @@ import sqlalchemy as sa
 
 from frontdesk.assistants import analyst
 from frontdesk.assistants.analyst.demo.build import build_mysql, build_sqlite
-from frontdesk.assistants.analyst.executor import (
+from frontdesk.assistants.analyst.sql.check import SQLCheckError, check_read_only
+from frontdesk.assistants.analyst.sql.executor import (
     QueryError,
     execute_read_only,
     execute_unchecked,
 )
-from frontdesk.assistants.analyst.sqlcheck import SQLCheckError, check_read_only
 
 ADVERSARIAL = Path(analyst.__file__).parent / "data" / "eval" / "adversarial.jsonl"
 CASES = [json.loads(line) for line in ADVERSARIAL.read_text().splitlines() if line.strip()]
@@ -45,7 +46,8 @@ REJECTED = [c for c in SQL_CASES if c["expect"] == "rejected"]
 
 KEY = "adversarial-test-key-0123456789ab"
 MARIADB_ROOT = "mysql+pymysql://root:@127.0.0.1:3306/"
-MARIADB_SCHEMA = "frontdesk_test_adversarial"
+# Per process: two test runs on one machine (developers, CI) must not share a schema.
+MARIADB_SCHEMA = f"frontdesk_test_adversarial_{os.getpid()}"
 MARIADB_URL = f"{MARIADB_ROOT}{MARIADB_SCHEMA}"
 FILE_PROBE = "/tmp/frontdesk_adv_*"
 

@@ -3,11 +3,13 @@ introspection, the secure views with the session key, LIMIT, read-only execution
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DBAPIError
 
-from frontdesk.assistants.analyst.database import checksums
+from frontdesk.assistants.analyst.db.engine import checksums
 from frontdesk.assistants.analyst.demo.build import build_mysql
 from frontdesk.assistants.analyst.service import open_database
 from frontdesk.runtime import Models
@@ -18,7 +20,8 @@ from .test_analyst_graph import ACTIVE_TECHS, script
 pytestmark = pytest.mark.mariadb
 
 SERVER = "mysql+pymysql://root:@127.0.0.1:3306"
-SCHEMA = "frontdesk_test_agent"
+# Per process: two test runs on one machine (developers, CI) must not share a schema.
+SCHEMA = f"frontdesk_test_agent_{os.getpid()}"
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from frontdesk.assistants.analyst import prompts
-from frontdesk.assistants.analyst.executor import DatabaseDown
+from frontdesk.assistants.analyst.sql.executor import DatabaseDown
 
 
 def script(sql=(), fixes=(), answer="There are 21 active technicians.", general="ML is a field."):
@@ -121,7 +121,7 @@ async def test_an_empty_result_is_regenerated_once_with_a_hint(analyst):
 
 
 async def test_sql_that_writes_is_refused_and_nothing_changes(analyst, toolkit):
-    from frontdesk.assistants.analyst.database import checksums
+    from frontdesk.assistants.analyst.db.engine import checksums
 
     before = checksums(toolkit.engine, ["workOrder"])
     service, llm = analyst(script(sql=["DELETE FROM workOrder WHERE status = 'cancelled'"]))
@@ -153,6 +153,14 @@ async def test_manual_and_general_routes(analyst):
     assert rag.route == "rag" and rag.sources and "Work orders" in rag.sources[0]
     general = await service.ask("what is machine learning", "t2")
     assert general.route == "general" and general.answer.startswith("Machine learning")
+
+
+async def test_stream_sources_carry_the_manual_pages_used(analyst):
+    service, _ = analyst(script())
+    events = [e async for e in service.stream("how do I reopen a work order", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    titles = [d["title"] for d in sources["documents"]]
+    assert titles == sources["sources"] and all(d["text"] for d in sources["documents"])
 
 
 async def test_the_conversation_is_remembered_and_truncated_for_the_model(analyst):

@@ -15,21 +15,21 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
-from frontdesk.assistants.analyst.crypto import aes_decrypt, aes_encrypt, mysql_aes_key
-from frontdesk.assistants.analyst.database import SCHEMA_KEY, checksums, open_engine
+from frontdesk.assistants.analyst.db.crypto import aes_decrypt, aes_encrypt, mysql_aes_key
+from frontdesk.assistants.analyst.db.engine import SCHEMA_KEY, checksums, open_engine
+from frontdesk.assistants.analyst.db.secure_views import (
+    ENCRYPTED_COLUMNS,
+    SECURE_VIEW_MAP,
+    view_ddl,
+)
 from frontdesk.assistants.analyst.demo.build import META_TABLE, build_sqlite, fingerprint
-from frontdesk.assistants.analyst.demo.data import generate
-from frontdesk.assistants.analyst.demo.schema import (
+from frontdesk.assistants.analyst.demo.data.generate import generate
+from frontdesk.assistants.analyst.demo.schema.tables import (
     TABLE_BY_NAME,
     TABLES,
     column_descriptions,
     relationship_truth,
     table_descriptions,
-)
-from frontdesk.assistants.analyst.secure_views import (
-    ENCRYPTED_COLUMNS,
-    SECURE_VIEW_MAP,
-    view_ddl,
 )
 
 KEY = "frontdesk-test-key-2024"

@@ -9,21 +9,24 @@ not a skip: production runs on MariaDB.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from sqlalchemy import create_engine, text
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from frontdesk.assistants.analyst.crypto import aes_decrypt, aes_encrypt
-from frontdesk.assistants.analyst.database import checksums, open_engine
+from frontdesk.assistants.analyst.db.crypto import aes_decrypt, aes_encrypt
+from frontdesk.assistants.analyst.db.engine import checksums, open_engine
+from frontdesk.assistants.analyst.db.secure_views import ENCRYPTED_COLUMNS, SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.demo.build import META_TABLE, build_mysql, build_sqlite
-from frontdesk.assistants.analyst.demo.data import generate
-from frontdesk.assistants.analyst.demo.schema import TABLES, relationship_truth
-from frontdesk.assistants.analyst.secure_views import ENCRYPTED_COLUMNS, SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.demo.data.generate import generate
+from frontdesk.assistants.analyst.demo.schema.tables import TABLES, relationship_truth
 
 pytestmark = pytest.mark.mariadb
 
 SERVER = "mysql+pymysql://root:@127.0.0.1:3306"
-SCHEMA = "frontdesk_test_demo"
+# Per process: two test runs on one machine (developers, CI) must not share a schema.
+SCHEMA = f"frontdesk_test_demo_{os.getpid()}"
 URL = f"{SERVER}/{SCHEMA}"
 KEY = "frontdesk-test-key-2024"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import sqlite3
 import time
 from decimal import Decimal
@@ -11,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from pymysql.constants import CLIENT
 
-from frontdesk.assistants.analyst.executor import (
+from frontdesk.assistants.analyst.sql.executor import (
     DatabaseDown,
     QueryError,
     QueryResult,
@@ -21,7 +22,8 @@ from frontdesk.assistants.analyst.executor import (
 )
 
 MARIADB_ROOT = "mysql+pymysql://root:@127.0.0.1:3306/"
-MARIADB_SCHEMA = "frontdesk_test_executor"
+# Per process: two test runs on one machine (developers, CI) must not share a schema.
+MARIADB_SCHEMA = f"frontdesk_test_executor_{os.getpid()}"
 SECRET = "s3cr3t-Pa55word"
 # Run for minutes unless stopped; the time limit must stop them. (MariaDB caps recursive CTEs
 # at 1000 iterations by default, so it gets a cross join of ten-row tables instead.)

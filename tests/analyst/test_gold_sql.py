@@ -1,8 +1,8 @@
 """The labelled gold SQL sets stay runnable: `data/eval/sql.jsonl` (demo) and `chinook_sql.jsonl`.
 
 Every line has the fields the `sql` eval suite reads, ids are unique, each tier is represented,
-and every gold SQL passes the same checks as the agent's SQL (`sqlcheck.prepare` and
-`sqlcheck.schema_errors`, logical table names, secure views for PII) and runs on its database
+and every gold SQL passes the same checks as the agent's SQL (`sql.check.prepare` and
+`sql.check.schema_errors`, logical table names, secure views for PII) and runs on its database
 with 1 to 50 rows. The demo database is built once per module into a temporary directory;
 Chinook is read from the shared datasets folder beside the checkout and skipped when absent.
 Equality of the demo results on MariaDB was checked when the set was written (see the data
@@ -19,12 +19,12 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from frontdesk.assistants.analyst import sqlcheck
-from frontdesk.assistants.analyst.database import open_engine
+from frontdesk.assistants.analyst.db.engine import open_engine
+from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.demo.build import build_sqlite
-from frontdesk.assistants.analyst.demo.schema import TABLES
-from frontdesk.assistants.analyst.executor import execute_read_only
-from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.demo.schema.tables import TABLES
+from frontdesk.assistants.analyst.sql import check as sqlcheck
+from frontdesk.assistants.analyst.sql.executor import execute_read_only
 
 EVAL_DIR = Path(__file__).resolve().parents[2] / "src/frontdesk/assistants/analyst/data/eval"
 DEMO_FILE = EVAL_DIR / "sql.jsonl"

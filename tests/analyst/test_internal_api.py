@@ -68,7 +68,9 @@ async def test_conversation_id_is_the_thread(analyst, tmp_path):
     async with serving(service, tmp_path) as client:
         for _ in range(2):
             await client.post("/internal/chat/stream", json=request("what is machine learning", "c9"))
-    state = await service.graph.aget_state(service.config("c9"))
+    # Keyed by (company, user, conversation); without an API key the user is nobody's to
+    # claim, so only the company and the conversation name the thread.
+    state = await service.graph.aget_state(service.config("company-789:c9"))
     assert len(state.values["messages"]) == 4
 
 
@@ -101,3 +103,32 @@ async def test_a_failing_turn_ends_with_one_error_event(analyst, tmp_path, monke
     events = data_events(response.text)
     assert [e["event"] for e in events] == ["error"]
     assert "boom" not in events[0]["message"]
+
+
+NAMES = "SELECT firstName, lastName FROM employee WHERE isTechnician = 1 LIMIT 3"
+KEYS = {
+    "bi": {"key": "bi-key-0123456789abcdef", "personal_data": True},
+    "crm": {"key": "crm-key-0123456789abcdef"},
+}
+
+
+async def test_personal_data_only_for_a_key_granted_it(analyst, tmp_path):
+    service, _ = analyst(script(sql=[NAMES, NAMES, NAMES], answer="Their names are listed."))
+    async with serving(service, tmp_path, api_keys=KEYS) as client:
+        anonymous = await client.post("/internal/chat/stream", json=request("technician names?", "p1"))
+        plain_key = await client.post(
+            "/internal/chat/stream",
+            json=request("technician names?", "p2"),
+            headers={"Authorization": "Bearer crm-key-0123456789abcdef"},
+        )
+        granted = await client.post(
+            "/internal/chat/stream",
+            json=request("technician names?", "p3"),
+            headers={"Authorization": "Bearer bi-key-0123456789abcdef"},
+        )
+    for refused in (anonymous, plain_key):
+        complete = data_events(refused.text)[-1]
+        assert complete["event"] == "complete" and not complete["final_structured_data"]
+        assert "personal data" in refused.text
+    rows = data_events(granted.text)[-1]["final_structured_data"]
+    assert rows and all(isinstance(row["firstName"], str) for row in rows)

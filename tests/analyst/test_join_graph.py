@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship, TableInfo
-from frontdesk.assistants.analyst.join_graph_build import (
+from frontdesk.assistants.analyst.joins.build import (
     ManualOverrides,
     build_join_graph,
     introspect,
@@ -18,7 +17,8 @@ from frontdesk.assistants.analyst.join_graph_build import (
     merge,
     validate_with_llm,
 )
-from frontdesk.assistants.analyst.join_inference import infer_relationships, split_name
+from frontdesk.assistants.analyst.joins.graph import JoinGraph, Relationship, TableInfo
+from frontdesk.assistants.analyst.joins.inference import infer_relationships, split_name
 from frontdesk.llm.scripted import ScriptedChatModel
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"

@@ -13,14 +13,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine, inspect
 
-from frontdesk.assistants.analyst.join_benchmark import benchmark_paths
-from frontdesk.assistants.analyst.join_graph import Relationship, TableInfo
-from frontdesk.assistants.analyst.join_graph_build import build_join_graph, load_manual
-from frontdesk.assistants.analyst.join_inference import infer_relationships, split_name
-from frontdesk.assistants.analyst.join_paths import JoinPathFinder
+from frontdesk.assistants import analyst
+from frontdesk.assistants.analyst.joins.benchmark import benchmark_paths
+from frontdesk.assistants.analyst.joins.build import build_join_graph, load_manual
+from frontdesk.assistants.analyst.joins.graph import Relationship, TableInfo
+from frontdesk.assistants.analyst.joins.inference import infer_relationships, split_name
+from frontdesk.assistants.analyst.joins.paths import JoinPathFinder
 
-schema = pytest.importorskip("frontdesk.assistants.analyst.demo.schema")
-MANUAL = Path(schema.__file__).resolve().parents[1] / "data" / "join_graph_manual.json"
+schema = pytest.importorskip("frontdesk.assistants.analyst.demo.schema.tables")
+MANUAL = Path(analyst.__file__).parent / "data" / "join_graph_manual.json"
 
 
 def _truth() -> dict[tuple[str, str], dict]:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from sqlalchemy import create_engine
 
-from frontdesk.assistants.analyst.join_benchmark import benchmark_paths
-from frontdesk.assistants.analyst.join_graph import JoinGraph, Relationship, TableInfo
-from frontdesk.assistants.analyst.join_graph_build import build_join_graph
-from frontdesk.assistants.analyst.join_paths import JoinPathFinder, NoJoinPath, UnknownTable
-from frontdesk.assistants.analyst.join_plan import path_weight
+from frontdesk.assistants.analyst.joins.benchmark import benchmark_paths
+from frontdesk.assistants.analyst.joins.build import build_join_graph
+from frontdesk.assistants.analyst.joins.graph import JoinGraph, Relationship, TableInfo
+from frontdesk.assistants.analyst.joins.paths import JoinPathFinder, NoJoinPath, UnknownTable
+from frontdesk.assistants.analyst.joins.plan import path_weight
 
 CHINOOK = (
     Path(__file__).resolve().parents[2].parent / "shared/datasets/chinook/Chinook_Sqlite.sqlite"

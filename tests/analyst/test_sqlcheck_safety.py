@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 import sqlglot
 
-from frontdesk.assistants.analyst.sqlcheck import (
+from frontdesk.assistants.analyst.sql.check import (
     InvalidSQL,
     UnknownTable,
     UnsafeSQL,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.analyst.sqlcheck import (
+from frontdesk.assistants.analyst.sql.check import (
     SchemaCatalog,
     UnknownTable,
     UnsafeSQL,

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.analyst.join_graph import Relationship
-from frontdesk.assistants.analyst.sqlcheck import validate
-from frontdesk.assistants.analyst.sqlrepair import repair_columns
-from frontdesk.assistants.analyst.sqlschema import SchemaCatalog
+from frontdesk.assistants.analyst.joins.graph import Relationship
+from frontdesk.assistants.analyst.sql.check import validate
+from frontdesk.assistants.analyst.sql.repair import repair_columns
+from frontdesk.assistants.analyst.sql.schema import SchemaCatalog
 
 CATALOG = SchemaCatalog(
     {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.analyst.table_search import named_tables, words_of_name
+from frontdesk.assistants.analyst.sql_agent.table_search import named_tables, words_of_name
 
 COLUMNS = {
     "workOrder": ["id", "workOrderNumber", "status", "priorityId", "workOrderTypeId"],

@@ -155,6 +155,11 @@ async def test_stream_emits_metadata_tokens_sources_done(concierge):
     assert "".join(e.data["content"] for e in events if e.event == "token") == "Bobby's Burgers serves smashed burgers."
     assert "restaurants" in events[-2].data["sources"]
     assert "Bobby's Burgers" in events[-2].data["items"]
+    # Each item used comes with its text, for the web UI to open.
+    documents = {d["title"]: d for d in events[-2].data["documents"]}
+    assert list(documents) == events[-2].data["items"]
+    assert "Bobby" in documents["Bobby's Burgers"]["text"]
+    assert documents["Bobby's Burgers"]["category"] == "restaurants"
 
 
 async def test_stream_replaces_canned_replies_and_clears_retried_text(concierge):

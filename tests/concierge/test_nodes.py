@@ -11,6 +11,8 @@ from frontdesk.routing.router import RouteDecision
 
 
 class FakeRouter:
+    embeddings = None  # no embeddings: the injection guard runs its rules alone
+
     def __init__(self, decisions: dict[str, RouteDecision]):
         self.decisions = decisions
         self.seen: list[str] = []

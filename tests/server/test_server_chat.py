@@ -29,7 +29,7 @@ async def test_stream_passes_events_through_in_order(client, service, parse_sse)
         "sources",
         "done",
     ]
-    assert events[0][1] == {"thread_id": THREAD}
+    assert events[0][1] == {"thread_id": THREAD, "turn": 0}
     # The message reaches the assistant stripped, and the tokens come back as sent.
     assert service.calls == [("Where can I eat?", THREAD)]
     assert "".join(data["content"] for name, data in events if name == "token") == (
@@ -126,7 +126,7 @@ async def test_service_failing_before_first_event_still_sends_thread_id(
         )
 
     assert events == [
-        ("metadata", {"thread_id": THREAD}),
+        ("metadata", {"thread_id": THREAD, "turn": 0}),
         ("error", {"error": FAILURE_MESSAGE, "request_id": events[1][1]["request_id"]}),
     ]
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+import frontdesk.web
 from frontdesk import __version__
 
 
@@ -83,13 +85,16 @@ async def test_property_and_assistants(settings, make_service, start):
     assert prop.json() == {"assistant": "concierge", **concierge.info()}
     assert named.json() == prop.json()
     assert not_ready.status_code == 503
-    assert listing.json() == {
-        "default": "concierge",
-        "assistants": [
-            {"name": "concierge", "ready": True, "info": concierge.info()},
-            {"name": "spa-desk", "ready": False, "info": spa.info()},
-        ],
-    }
+    listed = listing.json()
+    assert listed["default"] == "concierge"
+    assert [(a["name"], a["ready"], a["info"]) for a in listed["assistants"]] == [
+        ("concierge", True, concierge.info()),
+        ("spa-desk", False, spa.info()),
+    ]
+    # An installed plug-in brings its title and UI module; a bare service only its name.
+    assert listed["assistants"][0]["title"] == "Resort concierge"
+    assert listed["assistants"][0]["ui"] == "/ui/assistants/concierge.js"
+    assert listed["assistants"][1]["title"] == "spa-desk"
 
 
 async def test_index_serves_the_chat_ui_without_inline_script(client):
@@ -113,10 +118,14 @@ async def test_index_serves_the_chat_ui_without_inline_script(client):
 
 
 async def test_static_javascript_has_a_script_content_type(client):
-    response = await client.get("/static/app.js")
-
-    assert response.status_code == 200
-    assert "javascript" in response.headers["content-type"]
+    # Every module the shell imports (a module with another MIME type is refused by browsers).
+    shell = Path(frontdesk.web.STATIC_DIR) / "js"
+    modules = sorted(p.name for p in shell.glob("*.js"))
+    assert "shell.js" in modules
+    for name in modules:
+        response = await client.get(f"/static/js/{name}")
+        assert response.status_code == 200, name
+        assert "javascript" in response.headers["content-type"], name
 
 
 async def test_lifespan_closes_services_even_when_one_fails_to_close(

@@ -37,7 +37,7 @@ async def test_security_headers_on_every_kind_of_response(settings, make_service
     async with start(settings, make_service()) as client:
         responses = [
             await client.get("/"),
-            await client.get("/static/app.css"),
+            await client.get("/static/css/base.css"),
             await client.get("/health"),
             await client.post("/chat", json={"message": "hi"}),  # SSE stream
             await client.post("/chat", json={"message": "hi"}),  # 429

@@ -49,6 +49,10 @@ FAILED_TOOL = {
     "error": "No invoice INV-1 for customer u999.",
 }
 
+# A configured API key: only key holders may say which customer they act for.
+KEY = "crm-key-0123456789abcdef"
+BEARER = {"Authorization": f"Bearer {KEY}"}
+
 
 class FakeTelecom:
     """`ask` answers by keyword: 'router' technical with citations, 'refund' a billing tool,
@@ -167,13 +171,18 @@ async def test_technical_turn_has_the_documented_shape(settings, service, teleco
 
 
 async def test_user_id_reaches_billing_and_tools_come_back(settings, telecom, start):
+    settings.api_keys = {"crm": {"key": KEY}}
     async with start(settings, telecom) as client:
         refund = await client.post(
             "/telecom/chat",
             json=turn("I want a refund for INV-20251001", "s-1", user_id="u123"),
+            headers=BEARER,
+        )
+        again = await client.post(
+            "/telecom/chat", json=turn("and my plan?", "s-1", user_id="u123"), headers=BEARER
         )
         failed = await client.post(
-            "/telecom/chat", json=turn("show invoice INV-1", "s-1", user_id="u999")
+            "/telecom/chat", json=turn("show invoice INV-1", "s-1", user_id="u999"), headers=BEARER
         )
 
     assert refund.status_code == 200 and failed.status_code == 200
@@ -182,9 +191,15 @@ async def test_user_id_reaches_billing_and_tools_come_back(settings, telecom, st
     assert body["used_tools"] == [REFUND_TOOL]
     assert body["sources"] == []
     assert failed.json()["used_tools"] == [FAILED_TOOL]
-    # The same session continues: the fake's history grew.
-    assert failed.json()["state_excerpt"]["history_length"] == 4
-    assert [(c[1], c[2]) for c in telecom.calls] == [("s-1", "u123"), ("s-1", "u999")]
+    # The same session continues for the same customer; the key's end user namespaces the
+    # session, so another customer's "s-1" is a conversation of its own.
+    assert again.json()["state_excerpt"]["history_length"] == 4
+    assert failed.json()["state_excerpt"]["history_length"] == 2
+    assert [(c[1], c[2]) for c in telecom.calls] == [
+        ("crm/u123/s-1", "u123"),
+        ("crm/u123/s-1", "u123"),
+        ("crm/u999/s-1", "u999"),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -198,13 +213,17 @@ async def test_user_id_reaches_billing_and_tools_come_back(settings, telecom, st
     ids=["one-char-session", "longest-session", "all-allowed-chars", "longest-user"],
 )
 async def test_ids_at_the_limits_are_accepted(settings, telecom, start, session_id, user_id):
+    settings.api_keys = {"crm": {"key": KEY}}
     async with start(settings, telecom) as client:
         response = await client.post(
-            "/telecom/chat", json={"session_id": session_id, "user_id": user_id, "message": "hi"}
+            "/telecom/chat",
+            json={"session_id": session_id, "user_id": user_id, "message": "hi"},
+            headers=BEARER,
         )
 
     assert response.status_code == 200, response.text
-    assert telecom.calls == [("hi", session_id, user_id)]
+    thread = f"crm/{user_id}/{session_id}" if user_id else session_id
+    assert telecom.calls == [("hi", thread, user_id)]
 
 
 async def test_message_at_the_limit_is_accepted_after_stripping(settings, telecom, start):
@@ -425,15 +444,24 @@ async def test_openapi_documents_the_endpoint(settings, telecom, start):
 # ---------------------------------------------------------------- /chat and user_id
 
 
-async def test_chat_passes_user_id_to_the_stream(settings, make_service, start, parse_sse):
+async def test_chat_passes_a_key_holders_user_id_to_the_stream(
+    settings, make_service, start, parse_sse
+):
+    settings.api_keys = {"crm": {"key": KEY}}
     concierge = make_service()
     async with start(settings, concierge) as client:
-        with_user = await client.post("/chat", json={"message": "hi", "user_id": " u123 "})
-        without = await client.post("/chat", json={"message": "hi"})
-        explicit_null = await client.post("/chat", json={"message": "hi", "user_id": None})
+        with_user = await client.post(
+            "/chat", json={"message": "hi", "user_id": " u123 "}, headers=BEARER
+        )
+        without = await client.post("/chat", json={"message": "hi"}, headers=BEARER)
+        explicit_null = await client.post(
+            "/chat", json={"message": "hi", "user_id": None}, headers=BEARER
+        )
+        # A caller without a key cannot say whom it acts for: the id is not passed on.
+        anonymous = await client.post("/chat", json={"message": "hi", "user_id": "u123"})
 
-    assert [r.status_code for r in (with_user, without, explicit_null)] == [200, 200, 200]
-    assert concierge.user_ids == ["u123", None, None]
+    assert [r.status_code for r in (with_user, without, explicit_null, anonymous)] == [200] * 4
+    assert concierge.user_ids == ["u123", None, None, None]
     assert [name for name, _ in parse_sse(with_user.text)][-1] == "done"
 
 
@@ -458,10 +486,12 @@ async def test_chat_without_user_id_calls_a_stream_that_takes_none(
 async def test_chat_to_telecom_streams_citations_and_tools(
     settings, service, telecom, start, parse_sse
 ):
+    settings.api_keys = {"crm": {"key": KEY}}
     async with start(settings, service, telecom) as client:
         response = await client.post(
             "/chat",
             json={"message": "refund INV-20251001", "assistant": "telecom", "user_id": "u123"},
+            headers=BEARER,
         )
 
     events = dict(parse_sse(response.text))
@@ -486,4 +516,4 @@ async def test_chat_rejects_a_bad_user_id(client, service, user_id):
 async def test_app_builds_without_loading_services(settings):
     # The new route is registered at build time; nothing is loaded until the lifespan runs.
     app = create_app(settings)
-    assert any(getattr(r, "path", None) == "/telecom/chat" for r in app.routes)
+    assert "/telecom/chat" in app.openapi()["paths"]

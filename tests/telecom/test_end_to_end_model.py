@@ -11,6 +11,7 @@ import pytest
 
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.service import build_service
+from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
@@ -71,7 +72,7 @@ async def test_refund_conversation_opens_and_stores_a_case(settings):
     assert case_id.startswith("R1") and case_id in third.answer
     assert third.extra["state_excerpt"]["billing_case_id"] == case_id
 
-    store = BillingStore(settings.telecom_billing_database)
+    store = BillingStore(TelecomSettings.of(settings).billing_database(settings))
     try:
         stored = store.get_case(case_id)
     finally:

@@ -33,6 +33,15 @@ async def test_technical_answer_ends_with_real_sources(telecom):
     assert "PON LED" in prompt
 
 
+async def test_stream_sources_carry_the_cited_sections_text(telecom):
+    service, _ = telecom(["The box is registering."])
+    events = [e async for e in service.stream("PON LED blinking red", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    documents = sources["documents"]
+    assert len(documents) == len(sources["citations"]) > 0
+    assert documents[0]["title"] == sources["sources"][0] and documents[0]["text"]
+
+
 async def test_no_context_asks_for_details_without_calling_the_model(telecom):
     service, llm = telecom([], threshold=5.0)
     answer = await service.ask("PON LED blinking red", "t2")
@@ -100,13 +109,18 @@ async def test_subscription_reply_states_the_database_values(telecom):
     assert "L Unlimited" in answer.answer and "65.00 PLN" in answer.answer
 
 
-async def test_missing_customer_id_is_asked_for_and_never_guessed(telecom):
-    # The model offers an id the customer never wrote: it is not used.
-    service, _ = telecom([json.dumps({"user_id": "u123"})])
+async def test_the_customer_is_the_signed_in_caller_never_the_message(telecom):
+    # Nobody signed in: the account is not read, whatever the model or the message offers.
+    service, llm = telecom([json.dumps({"user_id": "u123"})])
     answer = await service.ask("what plan am I on?", "s7")
-    assert "customer ID" in answer.answer and answer.extra["used_tools"] == []
-    service, _ = telecom([])
+    assert "sign in" in answer.answer and answer.extra["used_tools"] == []
+    assert llm.calls == []
     answer = await service.ask("what plan am I on? my id is u456", "s8")
+    assert "sign in" in answer.answer and answer.extra["used_tools"] == []
+    # Signed in as u123, a message naming u456 is refused politely; the own account is read.
+    answer = await service.ask("what plan is u456 on?", "s9", user_id="u123")
+    assert "another customer" in answer.answer and answer.extra["used_tools"] == []
+    answer = await service.ask("what plan am I on?", "s11", user_id="u456")
     assert "L Unlimited" in answer.answer
 
 

@@ -13,11 +13,13 @@ from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import AsyncExitStack
 from typing import Any
 
+from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
 from frontdesk.agentkit.streaming import (
     OutOfTime,
+    message_text,
     out_of_time_answer,
     running_time_limit,
     stream_turn,
@@ -73,9 +75,34 @@ class GraphAssistant:
     def info(self) -> dict[str, Any]:
         return dict(self._info)
 
-    @staticmethod
-    def config(thread_id: str) -> dict[str, Any]:
-        return {"configurable": {"thread_id": thread_id}}
+    def config(self, thread_id: str) -> dict[str, Any]:
+        # Namespaced per assistant: assistants may share a checkpoint file, and one's thread id
+        # sent to another must never load the first one's history.
+        return {"configurable": {"thread_id": f"{self.name}:{thread_id}"}}
+
+    async def transcript(self, thread_id: str) -> list[dict[str, str]]:
+        """The conversation as a person saw it: user and assistant messages, oldest first."""
+        state = (await self.graph.aget_state(self.config(thread_id))).values
+        return [
+            {"role": "user" if isinstance(m, HumanMessage) else "assistant", "content": text}
+            for m in state.get("messages", [])
+            if isinstance(m, (HumanMessage, AIMessage)) and (text := message_text(m))
+        ]
+
+    async def forget_last_turn(self, thread_id: str) -> bool:
+        """Remove the last question and everything after it (to answer it again); False when
+        the thread has no question yet."""
+        config = self.config(thread_id)
+        messages = (await self.graph.aget_state(config)).values.get("messages", [])
+        last = next(
+            (i for i in range(len(messages) - 1, -1, -1) if isinstance(messages[i], HumanMessage)),
+            None,
+        )
+        if last is None:
+            return False
+        removals = [RemoveMessage(id=m.id) for m in messages[last:] if m.id]
+        await self.graph.aupdate_state(config, {"messages": removals})
+        return True
 
     def stream(
         self, message: str, thread_id: str, *, user_id: str | None = None

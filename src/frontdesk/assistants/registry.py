@@ -1,36 +1,93 @@
-"""The assistants this build knows, by name, and how to load them."""
+"""The installed assistants, found through the `frontdesk.assistants` entry-point group.
+
+Any installed distribution may add one (see `frontdesk.assistants.plugin`); this module only
+reads the group, so the core never names an assistant.
+"""
 
 from __future__ import annotations
 
-import importlib
+import importlib.metadata
 import logging
 from collections.abc import Mapping
-from types import ModuleType
+from functools import cache
 from typing import Any
 
 from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.plugin import ENTRY_POINT_GROUP, AssistantPlugin
 from frontdesk.config import Settings
-from frontdesk.errors import UnknownAssistantError
+from frontdesk.errors import FrontdeskError, UnknownAssistantError
 from frontdesk.runtime import Models
 
 logger = logging.getLogger(__name__)
 
-# name -> module with build_service(settings, models), open_knowledge, build_router, EVAL_DIR.
-ASSISTANTS: dict[str, str] = {
-    "concierge": "frontdesk.assistants.concierge.service",
-    "telecom": "frontdesk.assistants.telecom.service",
-    "analyst": "frontdesk.assistants.analyst.service",
-}
+
+class PluginError(FrontdeskError):
+    """An installed entry point does not give a usable assistant."""
+
+
+@cache
+def plugins() -> dict[str, AssistantPlugin]:
+    """Every installed assistant by name, in display order (`order`, then name).
+
+    Cached for the process; `plugins.cache_clear()` reads the entry points again."""
+    found: dict[str, AssistantPlugin] = {}
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if entry.name in found:
+            # Two distributions claim one name: the first on sys.path wins, as for imports.
+            logger.warning(
+                "assistant %r is installed twice; using %s", entry.name, found[entry.name]
+            )
+            continue
+        try:
+            plugin = entry.load()
+        except Exception as exc:  # noqa: BLE001 - any error in a third-party package
+            # One broken package must not stop the others (or the CLI) from starting.
+            logger.error("assistant entry point %r (%s) failed to load: %s", entry.name,
+                         entry.value, exc)
+            continue
+        if not isinstance(plugin, AssistantPlugin) or plugin.name != entry.name:
+            logger.error("entry point %r (%s) is not an AssistantPlugin named %r", entry.name,
+                         entry.value, entry.name)
+            continue
+        found[entry.name] = plugin
+    return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))
 
 
 def known() -> list[str]:
-    return sorted(ASSISTANTS)
+    return list(plugins())
 
 
-def assistant_module(name: str) -> ModuleType:
-    if name not in ASSISTANTS:
+def plugin(name: str) -> AssistantPlugin:
+    found = plugins()
+    if name not in found:
         raise UnknownAssistantError(name, known())
-    return importlib.import_module(ASSISTANTS[name])
+    return found[name]
+
+
+def default_name(settings: Settings) -> str:
+    """The assistant used when a request or command names none."""
+    if settings.assistant:
+        return settings.assistant
+    names = known()
+    if not names:
+        raise PluginError(
+            "no assistant is installed: install Frontdesk with `pip install -e .` so its "
+            f"entry points ({ENTRY_POINT_GROUP}) are registered"
+        )
+    return names[0]
+
+
+def served_names(settings: Settings) -> list[str]:
+    """The default assistant first, then every other one the server loads."""
+    configured = known() if settings.assistants is None else settings.assistants
+    return list(dict.fromkeys([default_name(settings), *configured]))
+
+
+def served_plugins(settings: Settings) -> list[AssistantPlugin]:
+    """The plug-ins of the served assistants that are installed (an unknown configured name
+    is reported when the services load)."""
+    found = plugins()
+    return [found[name] for name in served_names(settings) if name in found]
 
 
 async def load_services(
@@ -40,15 +97,16 @@ async def load_services(
     sharing one chat model and one embedding model (or only `names`: the CLI's one). Names
     are checked before any loads."""
     models = models or Models(settings)
-    names = names or list(dict.fromkeys([settings.assistant, *settings.assistants]))
-    modules = {name: assistant_module(name) for name in names}
+    names = names or served_names(settings)
+    default = default_name(settings)
+    chosen = {name: plugin(name) for name in names}
     services: dict[str, AssistantService] = {}
     try:
-        for name, module in modules.items():
+        for name, found in chosen.items():
             try:
-                services[name] = await module.build_service(settings, models)
+                services[name] = await found.build_service(settings, models)
             except Exception as exc:
-                if name == settings.assistant or len(modules) == 1:
+                if name == default or len(chosen) == 1:
                     raise
                 # One assistant's outage (its database is down) must not take the others
                 # with it: it answers 503 with the reason until the server restarts.

@@ -9,14 +9,18 @@
 
 from frontdesk.guardrails.audit import FAMILIES, FAMILY_NAMES, AuditResult, audit_input
 from frontdesk.guardrails.families import InjectionFamily
+from frontdesk.guardrails.guard import GuardVerdict, InjectionGuard, guard_for
 from frontdesk.guardrails.normalize import deobfuscate, normalize_text
 
 __all__ = [
     "FAMILIES",
     "FAMILY_NAMES",
     "AuditResult",
+    "GuardVerdict",
     "InjectionFamily",
+    "InjectionGuard",
     "audit_input",
     "deobfuscate",
+    "guard_for",
     "normalize_text",
 ]

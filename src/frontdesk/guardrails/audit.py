@@ -24,14 +24,28 @@ from frontdesk.guardrails.output_families import (
     SAFETY_BYPASS,
 )
 from frontdesk.guardrails.payload_families import OBFUSCATED_PAYLOAD, OUTPUT_MANIPULATION
+from frontdesk.guardrails.takeover_families import (
+    ACCESS_HIJACK,
+    FIXED_ANSWER,
+    POLISH_OVERRIDE,
+    PREPROMPT_EXTRACTION,
+    RULE_INJECTION,
+    TOOL_IMPERSONATION,
+)
 
 # Checked in this order; the first family that matches names the result, so the more
 # specific and more certain families come first.
 FAMILIES: tuple[InjectionFamily, ...] = (
     ROLE_MARKER,
     INSTRUCTION_OVERRIDE,
+    POLISH_OVERRIDE,
     JAILBREAK_PERSONA,
     PROMPT_EXTRACTION,
+    PREPROMPT_EXTRACTION,
+    ACCESS_HIJACK,
+    RULE_INJECTION,
+    FIXED_ANSWER,
+    TOOL_IMPERSONATION,
     SAFETY_BYPASS,
     FORCED_RESPONSE,
     ROLEPLAY_COERCION,

@@ -37,9 +37,12 @@ class InjectionFamily:
     description: str
     english: tuple[str, ...]
     spanish: tuple[str, ...] = ()
+    # Polish patterns keep "ł" (normalisation strips accents, and "ł" has none to strip).
+    polish: tuple[str, ...] = ()
 
     def compile(self) -> re.Pattern[str]:
-        alternatives = "|".join(f"(?:{pattern})" for pattern in (*self.english, *self.spanish))
+        patterns = (*self.english, *self.spanish, *self.polish)
+        alternatives = "|".join(f"(?:{pattern})" for pattern in patterns)
         return re.compile(alternatives, re.MULTILINE)
 
 

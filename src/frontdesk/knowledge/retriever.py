@@ -21,6 +21,7 @@ from typing import Any
 
 from langchain_core.documents import Document
 
+from frontdesk.guardrails.screening import screen_untrusted
 from frontdesk.knowledge.index import KnowledgeIndex
 
 
@@ -102,7 +103,9 @@ class HybridRetriever:
             sim = similarity.get(item)
             results.append(
                 {
-                    "content": "\n".join(doc.page_content for doc in parts),
+                    # Screened: a sentence planted in a document to instruct the model
+                    # never reaches a prompt (cached per chunk text, so repeats cost nothing).
+                    "content": screen_untrusted("\n".join(d.page_content for d in parts)).text,
                     "metadata": dict(parts[0].metadata),
                     "score": None if sim is None else round(sim, 4),
                     "rrf": round(fused[item], 6),

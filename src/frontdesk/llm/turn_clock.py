@@ -88,17 +88,24 @@ class TurnClock:
 
     @asynccontextmanager
     async def limit(self, extra_s: float = 0.0) -> AsyncIterator[None]:
-        """Raise `TimeoutError` inside the block once the turn has run `budget_s + extra_s`."""
-        async with asyncio.timeout(None) as timeout:
-            entry = _Limit(timeout, asyncio.get_running_loop(), extra_s)
-            with self._lock:
-                self._limits.append(entry)
-            try:
-                self._apply(entry)
-                yield
-            finally:
+        """Raise `TimeoutError` inside the block once the turn has run `budget_s + extra_s`.
+
+        Inside the block this is the current turn clock too: a server may drive each step of
+        a streamed turn from a new task, whose context would not carry it otherwise."""
+        token = _turn_clock.set(self)
+        try:
+            async with asyncio.timeout(None) as timeout:
+                entry = _Limit(timeout, asyncio.get_running_loop(), extra_s)
                 with self._lock:
-                    self._limits.remove(entry)
+                    self._limits.append(entry)
+                try:
+                    self._apply(entry)
+                    yield
+                finally:
+                    with self._lock:
+                        self._limits.remove(entry)
+        finally:
+            _turn_clock.reset(token)
 
     def _used_locked(self) -> float:
         if self._running_since is None:

@@ -72,6 +72,11 @@ class IntentRouter:
     def labels(self) -> list[str]:
         return self.classifier.labels
 
+    @property
+    def embeddings(self):
+        """The embeddings the classifier routes with (the injection guard reuses them)."""
+        return self.classifier.embeddings
+
     def fast_path(self, text: str) -> RouteDecision | None:
         normalized = _for_matching(text)
         for path in self.fast_paths:

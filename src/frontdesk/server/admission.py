@@ -1,6 +1,6 @@
 """Admission for turns: a bound on turns in progress, and whose turn each one is.
 
-A turn (`POST /chat`, `/telecom/chat`, `/internal/chat/stream`) that the machine cannot start
+A turn (the routes tagged "chat": `POST /chat`, `/telecom/chat`, `/internal/chat/stream`) that the machine cannot start
 yet waits in the embedded model's fair queue; its time limit does not run while it waits. What
 bounds that wait is this bound: beyond `queue_max_turns` turns in progress, a new one gets
 503 with `Retry-After` at once, and the turns already admitted keep being served.
@@ -24,12 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from frontdesk.config import Settings
 from frontdesk.llm.scheduling import Priority, caller_scope, queue_stats
-from frontdesk.server.middleware import (
-    RATE_LIMITED_PATHS,
-    client_ip_of,
-    request_id_of,
-    send_json,
-)
+from frontdesk.server.middleware import client_ip_of, request_id_of, send_json
 
 # Retry-After before any turn has finished (nothing measured yet), and its bounds.
 DEFAULT_RETRY_AFTER_S = 5
@@ -93,7 +88,7 @@ class TurnAdmissionMiddleware:
         app: ASGIApp,
         admission: TurnAdmission,
         *,
-        paths: Iterable[str] = RATE_LIMITED_PATHS,
+        paths: Iterable[str],
         methods: Iterable[str] = ("POST",),
     ) -> None:
         self.app = app
@@ -136,11 +131,14 @@ class TurnAdmissionMiddleware:
             self.admission.leave(time.monotonic() - started)
 
 
-def install_turn_admission(app: FastAPI, settings: Settings) -> TurnAdmission:
-    """Bound the turns in progress; `app.state.turn_admission` reports them."""
+def install_turn_admission(
+    app: FastAPI, settings: Settings, turn_paths: Iterable[str]
+) -> TurnAdmission:
+    """Bound the turns in progress on `turn_paths` (the routes that run a turn);
+    `app.state.turn_admission` reports them."""
     admission = TurnAdmission(settings.queue_max_turns)
     app.state.turn_admission = admission
-    app.add_middleware(TurnAdmissionMiddleware, admission=admission)
+    app.add_middleware(TurnAdmissionMiddleware, admission=admission, paths=list(turn_paths))
     return admission
 
 

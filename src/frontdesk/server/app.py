@@ -1,4 +1,5 @@
-"""The HTTP API: chat over SSE, telecom chat as JSON, health probes, assistant info, web UI.
+"""The HTTP API: chat over SSE, health probes, assistant info, the web UI, and each assistant's
+own routes (its plug-in's `api_router`).
 
 Build it with `create_app(settings)`; run it with `serve(settings)` or
 `uvicorn --factory frontdesk.server.app:create_app`. There is deliberately no module-level
@@ -8,39 +9,44 @@ Build it with `create_app(settings)`; run it with `serve(settings)` or
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from sse_starlette import EventSourceResponse
 from starlette.middleware.cors import CORSMiddleware
+from starlette.routing import BaseRoute
 
 from frontdesk import __version__
 from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.registry import served_plugins
 from frontdesk.config import Settings, get_settings
+from frontdesk.memory.threads import ThreadStore
 from frontdesk.server.admission import install_turn_admission, queue_status
-from frontdesk.server.analyst import ANALYST, InternalChatRequest, SeedEventEncoder
+from frontdesk.server.conversations import router as conversations_router
+from frontdesk.server.deps import (
+    default_assistant,
+    resolve_service,
+    safe_info,
+    services_of,
+    settings_of,
+)
 from frontdesk.server.errors import ApiError, install_error_handlers
+from frontdesk.server.identity import Identity, identity_of
 from frontdesk.server.middleware import (
-    RATE_LIMITED_PATHS,
     ErrorHandlingMiddleware,
     RateLimitMiddleware,
     RequestLoggingMiddleware,
     SecurityHeadersMiddleware,
     request_id_of,
 )
-from frontdesk.server.schemas import (
-    ChatRequest,
-    TelecomChatRequest,
-    TelecomChatResponse,
-    read_chat_request,
-    read_json_body,
-)
-from frontdesk.server.streaming import chat_sse_stream
-from frontdesk.server.telecom import TELECOM, telecom_turn
+from frontdesk.server.schemas import ChatRequest, read_chat_request
+from frontdesk.server.streaming import chat_sse_stream, sse_message
+from frontdesk.server.turns import RunningTurns, plan_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
 
 logger = logging.getLogger("frontdesk.server")
@@ -55,59 +61,6 @@ async def _load_registered_services(settings: Settings) -> Mapping[str, Assistan
     return await load_services(settings)
 
 
-def _services(request: Request) -> dict[str, AssistantService]:
-    return getattr(request.app.state, "services", {})
-
-
-def _settings(request: Request) -> Settings:
-    return request.app.state.settings
-
-
-def resolve_service(request: Request, name: str | None) -> AssistantService:
-    """The named (or default) assistant, ready to answer; else a 404 or 503 ApiError."""
-    settings = _settings(request)
-    name = name or settings.assistant
-    services = _services(request)
-    service = services.get(name)
-    if service is None:
-        if getattr(request.app.state, "load_error", None) is not None:
-            raise ApiError(
-                503,
-                "The assistants failed to load; the server is running in degraded mode. "
-                "See the server log for the cause.",
-                assistant=name,
-            )
-        known = sorted(services)
-        raise ApiError(
-            404,
-            f"Unknown assistant '{name}'. Available: {', '.join(known) or 'none'}.",
-            available=known,
-        )
-    if not service.ready and _safe_info(service).get("unavailable"):
-        raise ApiError(
-            503,
-            f"The assistant '{name}' failed to start (for example, its database is not "
-            "reachable); the other assistants keep serving. See the server log.",
-            assistant=name,
-        )
-    if not service.ready:
-        raise ApiError(
-            503,
-            f"The assistant '{name}' is not ready yet. Please try again shortly.",
-            assistant=name,
-            headers={"Retry-After": "5"},
-        )
-    return service
-
-
-def _safe_info(service: AssistantService) -> dict[str, Any]:
-    try:
-        return dict(service.info())
-    except Exception:
-        logger.exception("info() failed for assistant %s", getattr(service, "name", "?"))
-        return {}
-
-
 def create_app(
     settings: Settings | None = None, *, service_factory: ServiceFactory | None = None
 ) -> FastAPI:
@@ -119,6 +72,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = {}
         app.state.load_error = None
+        app.state.threads = ThreadStore(settings.threads_path)
         try:
             app.state.services = dict(await load_services(settings))
             logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
@@ -135,6 +89,7 @@ def create_app(
                     await service.aclose()
                 except Exception:
                     logger.exception("closing assistant %s failed", name)
+            app.state.threads.close()
 
     app = FastAPI(
         title="Frontdesk",
@@ -149,14 +104,22 @@ def create_app(
     app.state.settings = settings
     app.state.services = {}
     app.state.load_error = None
+    app.state.plugins = {plugin.name: plugin for plugin in served_plugins(settings)}
+    app.state.identity = Identity(settings)
+    app.state.turns = RunningTurns()
     install_error_handlers(app)
 
+    _add_routes(app)
+    app.include_router(conversations_router)
+    routers = [p.api_router() for p in app.state.plugins.values() if p.api_router is not None]
+    for router in routers:
+        app.include_router(router)
+
     # add_middleware wraps what is already there, so the last added is the outermost.
-    install_turn_admission(app, settings)  # inside the rate limit: a flood is limited first
+    turn_paths = chat_paths([*app.router.routes, *(r for router in routers for r in router.routes)])
+    install_turn_admission(app, settings, turn_paths)  # inside the rate limit: floods hit it first
     app.add_middleware(
-        RateLimitMiddleware,
-        per_minute=settings.rate_limit_chat_per_minute,
-        paths=RATE_LIMITED_PATHS,
+        RateLimitMiddleware, per_minute=settings.rate_limit_chat_per_minute, paths=turn_paths
     )
     app.add_middleware(ErrorHandlingMiddleware)
     if settings.allowed_origins:
@@ -170,14 +133,20 @@ def create_app(
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLoggingMiddleware)
 
-    _add_routes(app)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     return app
+
+
+def chat_paths(routes: Iterable[BaseRoute]) -> list[str]:
+    """The routes that run a turn (tagged "chat", the core's and the assistants' alike): they
+    cost model time, so one rate-limit bucket per client covers them all."""
+    return [r.path for r in routes if isinstance(r, APIRoute) and "chat" in (r.tags or [])]
 
 
 def _add_routes(app: FastAPI) -> None:
     @app.post(
         "/chat",
+        tags=["chat"],
         response_class=Response,
         openapi_extra={
             "requestBody": {
@@ -190,7 +159,9 @@ def _add_routes(app: FastAPI) -> None:
                 "description": "metadata, token*|replace, sources, done (or error)",
                 "content": {"text/event-stream": {}},
             },
-            404: {"description": "Unknown assistant"},
+            401: {"description": "Unknown API key, or a forged or expired session cookie"},
+            403: {"description": "The API key may not use this assistant"},
+            404: {"description": "Unknown assistant, or a conversation that is not the caller's"},
             413: {"description": "Request body too large"},
             422: {"description": "Invalid request"},
             429: {"description": "Rate limited; see Retry-After"},
@@ -200,103 +171,46 @@ def _add_routes(app: FastAPI) -> None:
     )
     async def chat(request: Request) -> EventSourceResponse:
         body = await read_chat_request(request)
-        service = resolve_service(request, body.assistant)
-        thread_id = body.resolved_thread_id()
-        stream = chat_sse_stream(
-            service,
+        name = body.assistant or default_assistant(request)
+        # A key holder may say which end user it acts for; nobody else may.
+        caller = identity_of(request).caller(request, end_user=body.user_id, assistant=name)
+        plan = await plan_turn(
+            request,
+            caller,
+            name,
+            body.resolved_thread_id(),
             body.message,
-            thread_id,
-            timeout_s=_settings(request).sse_timeout_s,
-            request_id=request_id_of(request.scope),
-            user_id=body.user_id,
+            regenerate=body.regenerate,
         )
-        return EventSourceResponse(stream)  # sets Cache-Control: no-store itself
-
-    @app.post(
-        "/telecom/chat",
-        response_model=TelecomChatResponse,
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": TelecomChatRequest.model_json_schema()}},
-            }
-        },
-        responses={
-            404: {"description": "The telecom assistant is not loaded"},
-            413: {"description": "Request body too large"},
-            422: {"description": "Invalid request"},
-            429: {"description": "Rate limited; see Retry-After"},
-            500: {"description": "The turn failed; the body says so in one sentence"},
-            503: {"description": "Assistant not ready"},
-            504: {"description": "The turn took longer than the configured timeout"},
-        },
-        summary="One telecom support turn (technical, billing or fallback), answered as JSON.",
-    )
-    async def telecom_chat(request: Request) -> TelecomChatResponse:
-        body = await read_json_body(request, TelecomChatRequest)
-        service = resolve_service(request, TELECOM)
-        return await telecom_turn(
-            service,
-            body,
-            timeout_s=_settings(request).sse_timeout_s,
-            request_id=request_id_of(request.scope),
-        )
-
-    @app.post(
-        "/internal/chat/stream",
-        response_class=Response,
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/json": {"schema": InternalChatRequest.model_json_schema()}
-                },
-            }
-        },
-        responses={
-            200: {
-                "description": "data: route_decision, tool_start, token*, complete (or error)",
-                "content": {"text/event-stream": {}},
-            },
-            404: {"description": "The analyst assistant is not loaded"},
-            413: {"description": "Request body too large"},
-            422: {"description": "Invalid request"},
-            429: {"description": "Rate limited; see Retry-After"},
-            503: {"description": "Assistant not ready"},
-        },
-        summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
-    )
-    async def internal_chat_stream(request: Request) -> EventSourceResponse:
-        body = await read_json_body(request, InternalChatRequest)
-        service = resolve_service(request, ANALYST)
         stream = chat_sse_stream(
-            service,
-            body.input.message,
-            body.conversation.id,
-            timeout_s=_settings(request).sse_timeout_s,
+            plan.service,
+            body.message,
+            plan.thread_key,
+            timeout_s=settings_of(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
-            user_id=body.conversation.user_id,
-            encode=SeedEventEncoder(),
+            user_id=plan.user_id,
+            encode=plan.with_public_metadata(sse_message),
         )
-        return EventSourceResponse(stream)
+        turns = request.app.state.turns.run((name, plan.thread_key), stream)
+        return EventSourceResponse(turns)  # sets Cache-Control: no-store itself
 
     @app.get("/health", summary="Overall status; always 200, the body says degraded.")
     async def health(request: Request) -> dict[str, Any]:
-        settings = _settings(request)
-        service = _services(request).get(settings.assistant)
+        name = default_assistant(request)
+        service = services_of(request).get(name)
         agent_ready = bool(service is not None and service.ready)
-        property_loaded = bool(service is not None and _safe_info(service).get("document_count"))
+        property_loaded = bool(service is not None and safe_info(service).get("document_count"))
         body: dict[str, Any] = {
             "status": "healthy" if agent_ready and property_loaded else "degraded",
             "version": __version__,
             "agent_ready": agent_ready,
             "property_loaded": property_loaded,
-            "assistant": settings.assistant,
+            "assistant": name,
         }
         if request.app.state.load_error is not None:
             body["reason"] = "the assistants failed to load; see the server log"
         elif service is None:
-            body["reason"] = f"the default assistant '{settings.assistant}' is not loaded"
+            body["reason"] = f"the default assistant '{name}' is not loaded"
         return body
 
     @app.get("/health/live", summary="Liveness: 200 while the process serves requests.")
@@ -305,8 +219,8 @@ def _add_routes(app: FastAPI) -> None:
 
     @app.get("/health/ready", summary="Readiness: 200 once the default assistant can answer.")
     async def ready(request: Request) -> dict[str, Any]:
-        name = _settings(request).assistant
-        service = _services(request).get(name)
+        name = default_assistant(request)
+        service = services_of(request).get(name)
         if service is None or not service.ready:
             raise ApiError(503, f"The assistant '{name}' is not ready.", assistant=name)
         return {"status": "ready", "assistant": name, "queue": queue_status(request.app)}
@@ -318,15 +232,27 @@ def _add_routes(app: FastAPI) -> None:
         service = resolve_service(request, assistant)
         return {"assistant": service.name, **service.info()}
 
-    @app.get("/assistants", summary="Every loaded assistant with its info.")
+    @app.get("/assistants", summary="Every loaded assistant: what it is, its info, its UI.")
     async def assistants(request: Request) -> dict[str, Any]:
-        return {
-            "default": _settings(request).assistant,
-            "assistants": [
-                {"name": name, "ready": service.ready, "info": _safe_info(service)}
-                for name, service in sorted(_services(request).items())
-            ],
-        }
+        plugins = request.app.state.plugins
+        services = services_of(request)
+        # In the plug-ins' display order; a service a test loads without a plug-in goes last.
+        names = [n for n in plugins if n in services] + sorted(set(services) - set(plugins))
+        listed = []
+        for name in names:
+            service = services[name]
+            about = plugins[name].public() if name in plugins else {"name": name, "title": name}
+            listed.append({**about, "ready": service.ready, "info": safe_info(service)})
+        return {"default": default_assistant(request), "assistants": listed}
+
+    @app.get("/ui/assistants/{name}.js", include_in_schema=False)
+    async def assistant_ui(request: Request, name: str) -> FileResponse:
+        plugin = request.app.state.plugins.get(name)
+        if plugin is None or plugin.web_module is None or not plugin.web_module.is_file():
+            raise ApiError(404, "No web UI module for that assistant.")
+        return FileResponse(
+            plugin.web_module, media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+        )
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -155,13 +155,11 @@ class _Bucket:
     updated: float
 
 
-# The endpoints that run a turn (and so cost model time): one bucket per client covers them all.
-RATE_LIMITED_PATHS = ("/chat", "/telecom/chat", "/internal/chat/stream")
 
 
 class RateLimitMiddleware:
-    """Token bucket per client IP on `POST /chat` and `POST /telecom/chat` (one bucket for
-    both); every other request passes untouched.
+    """Token bucket per client IP on the endpoints that run a turn (`paths`: one bucket covers
+    them all, since each costs model time); every other request passes untouched.
 
     A bucket holds `per_minute` tokens and refills continuously at `per_minute / 60` per second,
     so a client may burst up to the limit and then sustain the average. Buckets untouched long
@@ -175,7 +173,7 @@ class RateLimitMiddleware:
         app: ASGIApp,
         per_minute: int = 20,
         *,
-        paths: Iterable[str] = RATE_LIMITED_PATHS,
+        paths: Iterable[str] = ("/chat",),
         methods: Iterable[str] = ("POST",),
         max_clients: int = 10_000,
         clock: Callable[[], float] = time.monotonic,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -14,11 +14,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from frontdesk.server.errors import ApiError
 
 MAX_MESSAGE_CHARS = 4096
-# The customer an assistant acts for (telecom's billing): an id, never free text.
+# The person an assistant acts for (a customer, an end user): an id, never free text.
 USER_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.@-]{2,64}$")
-# A telecom session id names the conversation (its thread); short and plain, so it is safe in
-# logs and as a checkpoint key.
-SESSION_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 # Generous upper bound for one chat request body: a 4096-char message is at most ~16 KiB
 # of UTF-8 plus JSON escaping; anything larger is refused before it is parsed.
 MAX_CHAT_BODY_BYTES = 64 * 1024
@@ -36,10 +33,16 @@ class ChatRequest(BaseModel):
     assistant: str | None = Field(
         default=None, description="Which assistant answers; the server's default when absent."
     )
+    regenerate: bool = Field(
+        default=False,
+        description="Answer the thread's last question again, replacing the last answer "
+        "(send that question as `message`).",
+    )
     user_id: str | None = Field(
         default=None,
-        description="The customer the assistant acts for (telecom's billing), 2-64 characters "
-        "of letters, digits and _ . @ -; ignored by assistants that need none.",
+        description="The end user an API-key caller acts for, 2-64 characters of letters, "
+        "digits and _ . @ -; it namespaces the conversation and names the customer for "
+        "assistants that act for one. Ignored for callers without an API key.",
         json_schema_extra={"pattern": USER_ID_PATTERN.pattern, "examples": ["u123"]},
     )
 
@@ -76,89 +79,6 @@ class ChatRequest(BaseModel):
 
     def resolved_thread_id(self) -> str:
         return self.thread_id or str(uuid.uuid4())
-
-
-class TelecomChatRequest(BaseModel):
-    """`POST /telecom/chat` body: one turn of a telecom support session."""
-
-    model_config = ConfigDict(strict=True, extra="ignore")
-
-    session_id: str = Field(
-        description="Conversation id, 1-128 characters of letters, digits and _ . : -; "
-        "the same id continues the conversation.",
-        json_schema_extra={"pattern": SESSION_ID_PATTERN.pattern, "examples": ["session_abc123"]},
-    )
-    user_id: str | None = Field(
-        default=None,
-        description="The customer (e.g. 'u123'), 2-64 characters of letters, digits and "
-        "_ . @ -; billing needs it to look up invoices or open a refund case.",
-        json_schema_extra={"pattern": USER_ID_PATTERN.pattern, "examples": ["u123"]},
-    )
-    message: str = Field(
-        description=f"What the customer asks, 1-{MAX_MESSAGE_CHARS} characters.",
-        json_schema_extra={"examples": ["My router PON LED is blinking red. What's wrong?"]},
-    )
-
-    @field_validator("session_id")
-    @classmethod
-    def _session_id(cls, value: str) -> str:
-        text = value.strip()
-        if not text:
-            raise ValueError("session_id must not be empty")
-        if not SESSION_ID_PATTERN.match(text):
-            raise ValueError(
-                "session_id must be 1-128 characters of letters, digits, '_', '.', ':' or '-'"
-            )
-        return text
-
-    @field_validator("user_id")
-    @classmethod
-    def _user_id(cls, value: str | None) -> str | None:
-        return check_user_id(value)
-
-    @field_validator("message")
-    @classmethod
-    def _message_length(cls, value: str) -> str:
-        return check_message(value)
-
-
-class Citation(BaseModel):
-    """A document section the technical answer is grounded in."""
-
-    model_config = ConfigDict(extra="allow")
-
-    title: str | None = None
-    section: str | None = None
-    file: str | None = None
-    version: str | None = None
-    score: float | None = None
-
-
-class ToolUse(BaseModel):
-    """A billing tool the turn called: its arguments and its output or error."""
-
-    model_config = ConfigDict(extra="allow")
-
-    name: str
-    args: dict[str, Any] = Field(default_factory=dict)
-    ok: bool
-    output: Any = None
-    error: str | None = None
-
-
-class TelecomChatResponse(BaseModel):
-    """`POST /telecom/chat` answer: the reply and what produced it."""
-
-    reply: str
-    route: str | None = Field(description="technical, billing or fallback.")
-    last_agent: str | None = Field(description="The agent that answered.")
-    sources: list[Citation] = Field(
-        description="Citations behind a technical answer (empty otherwise)."
-    )
-    used_tools: list[ToolUse] = Field(description="Tools called this turn (empty when none).")
-    state_excerpt: dict[str, Any] = Field(
-        description="A few fields of the session state (last_agent, history_length, ...)."
-    )
 
 
 def check_message(value: str) -> str:

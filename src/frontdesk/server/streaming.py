@@ -6,8 +6,8 @@ the thread id comes first, an exception or the timeout ends the stream with one 
 fixed sentence, never a traceback), nothing follows `done`, and the service's generator is always
 closed.
 
-The time limit is the turn's *running* time: a turn clock (`turn_clock_scope`) is started here
-and paused while the turn's model calls wait in the embedded model's queue, so a busy machine
+The time limit is the turn's *running* time: a turn clock (`TurnClock`) is started here and
+paused while the turn's model calls wait in the embedded model's queue, so a busy machine
 makes answers late, not failed. The service sees the same clock: a `GraphAssistant` ends a turn
 out of time with its deterministic answer; this layer's own limit, a little later
 (`out_of_time_grace_s`), only catches a service that ignores the clock.
@@ -24,7 +24,7 @@ from typing import Any
 import anyio
 
 from frontdesk.assistants.base import AssistantService, ChatEvent
-from frontdesk.llm.turn_clock import turn_clock_scope
+from frontdesk.llm.turn_clock import TurnClock
 
 logger = logging.getLogger("frontdesk.server")
 
@@ -74,8 +74,8 @@ async def chat_sse_stream(
         head = [] if sent_metadata else [encode("metadata", {"thread_id": thread_id})]
         return [m for m in (*head, encode("error", payload)) if m is not None]
 
-    clock_scope = turn_clock_scope(timeout_s)
-    clock = clock_scope.__enter__()  # entered here, left in `finally`: it spans the yields
+    # The service sees the clock while it works on each event (inside `clock.limit`).
+    clock = TurnClock(timeout_s)
     try:
         # Inside the `try`: a service whose stream() fails when called still gets an `error`.
         events = aiter(service.stream(message, thread_id, **kwargs))
@@ -121,7 +121,6 @@ async def chat_sse_stream(
         for item in error(FAILURE_MESSAGE):
             yield item
     finally:
-        clock_scope.__exit__(None, None, None)
         closer = getattr(events, "aclose", None)
         if closer is not None:
             # Shielded: after a disconnect the surrounding scope is cancelled, and the

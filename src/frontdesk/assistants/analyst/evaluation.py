@@ -15,9 +15,10 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.settings import AnalystSettings
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
-from frontdesk.assistants.analyst.toolkit import SQLToolkit
 from frontdesk.config import Settings
 from frontdesk.eval.datasets import SQLCase
 from frontdesk.eval.sql_suite import SQLRun
@@ -36,7 +37,7 @@ def database_urls(settings: Settings) -> dict[str, str | None]:
     urls: dict[str, str | None] = {"demo": None}
     if CHINOOK.exists():
         urls["chinook"] = f"sqlite:///{CHINOOK}"
-    urls.update(settings.analyst_databases)
+    urls.update(AnalystSettings.of(settings).databases)
     return urls
 
 
@@ -53,7 +54,9 @@ class SQLTarget:
         self.settings = settings
         self.models = models
         self.urls = database_urls(settings)
-        self.graph = build_sql_graph(pre_validation=settings.sql_pre_validation_enabled)
+        self.graph = build_sql_graph(
+            pre_validation=AnalystSettings.of(settings).sql_pre_validation_enabled
+        )
         self.toolkits: dict[str, SQLToolkit] = {}
 
     def toolkit(self, db: str) -> SQLToolkit:

@@ -6,7 +6,7 @@ START -> classify -+-> sql_agent ----------------> finalize -> END
                    +-> finalize (blocked by a guardrail, or a request to change data)
 
 The checkpointer saves the conversation when the turn ends; the SQL graph agent runs inside
-`sql_agent` (sql_graph.py).
+`sql_agent` (sql_agent/graph.py).
 """
 
 from __future__ import annotations

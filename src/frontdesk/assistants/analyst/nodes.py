@@ -19,7 +19,7 @@ from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.state import AgentState, AnalystContext
-from frontdesk.guardrails import audit_input
+from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.memory.checkpointer import recent_messages
 from frontdesk.routing.followup import is_follow_up
@@ -54,7 +54,7 @@ def is_write_request(text: str) -> bool:
 async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     questions = human_texts(state.get("messages", []))
     text = questions[-1] if questions else ""
-    audit = audit_input(text)
+    audit = guard_for(runtime.context.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return _decision(text, "blocked", 1.0, "guardrail", guardrail=audit.family)

@@ -126,6 +126,11 @@ FAILED = Template(
     "I could not build a query that the database accepts for that question. Last problem: "
     "$error Try naming the table or the columns you mean."
 )
+# The caller may not read decrypted personal data (frontdesk.agentkit.permissions).
+PERSONAL_DATA = (
+    "That needs personal data (names, e-mails, phone numbers, addresses or notes), which your "
+    "account may not read. I can answer with counts or other fields instead."
+)
 REFUSED = (
     "I can only read data: I cannot change, delete or add anything in the database. "
     "Ask me a question about the data instead."

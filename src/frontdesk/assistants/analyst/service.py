@@ -17,17 +17,23 @@ from langchain_core.messages import HumanMessage
 from sqlalchemy import inspect
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.analyst import nodes, sql_nodes
-from frontdesk.assistants.analyst.database import open_engine
+from frontdesk.assistants.analyst import nodes
+from frontdesk.assistants.analyst.db.engine import open_engine
+from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.evaluation import sql_target
 from frontdesk.assistants.analyst.graph import build_graph
-from frontdesk.assistants.analyst.join_graph import JoinGraph
-from frontdesk.assistants.analyst.join_graph_build import build_join_graph
-from frontdesk.assistants.analyst.secure_views import SECURE_VIEW_MAP
-from frontdesk.assistants.analyst.sql_graph import build_sql_graph
+from frontdesk.assistants.analyst.joins.build import build_join_graph
+from frontdesk.assistants.analyst.joins.graph import JoinGraph
+from frontdesk.assistants.analyst.settings import AnalystSettings
+from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
+from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
+from frontdesk.assistants.analyst.sql_agent.table_search import (
+    TableSearch,
+    table_text,
+    words_of_name,
+)
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLLimits, SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
-from frontdesk.assistants.analyst.table_search import TableSearch, table_text, words_of_name
-from frontdesk.assistants.analyst.toolkit import SQLLimits, SQLToolkit
 from frontdesk.assistants.base import Answer, ChatEvent
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -68,7 +74,7 @@ def demo_database_url(settings: Settings) -> str:
     from frontdesk.assistants.analyst.demo.build import build_sqlite
 
     path = settings.data_dir / "analyst_demo.sqlite"
-    build_sqlite(path, settings.analyst_aes_key.get_secret_value())
+    build_sqlite(path, AnalystSettings.of(settings).aes_key.get_secret_value())
     return f"sqlite:///{path}"
 
 
@@ -77,9 +83,10 @@ def open_database(
 ) -> SQLToolkit:
     """The SQL toolkit over one database: the configured one (default: the demo database) or
     `url` (any SQLAlchemy URL; its tables are learned by introspection)."""
+    own = AnalystSettings.of(settings)
     if url is None:
-        url = settings.analyst_database_url or demo_database_url(settings)
-    key = settings.analyst_aes_key.get_secret_value()
+        url = own.database_url or demo_database_url(settings)
+    key = own.aes_key.get_secret_value()
     engine = open_engine(url, key, read_only=True)
     views = set(inspect(engine).get_view_names())
     secure_map = {t: v for t, v in SECURE_VIEW_MAP.items() if v in views}
@@ -101,7 +108,7 @@ def open_database(
         search=search,
         descriptions=descriptions,
         secure_map=secure_map,
-        limits=SQLLimits.from_settings(settings),
+        limits=SQLLimits.from_settings(own),
     )
 
 
@@ -110,11 +117,10 @@ def join_graph_for(
 ) -> JoinGraph:
     """Introspection + naming inference + the manual overrides (+ the optional LLM check),
     written to `join_graph_validated.json` beside the index for people to read."""
-    llm = models.chat if settings.analyst_validate_joins_with_llm else None
+    own = AnalystSettings.of(settings)
+    llm = models.chat if own.validate_joins_with_llm else None
     graph = build_join_graph(engine, MANUAL_OVERRIDES if manual else None, llm)
-    path = (
-        settings.analyst_join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
-    )
+    path = own.join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
     graph.save(path)
     return graph
 
@@ -122,7 +128,9 @@ def join_graph_for(
 def table_descriptions(graph: JoinGraph, *, demo: bool) -> dict[str, str]:
     known: dict[str, str] = {}
     if demo:
-        from frontdesk.assistants.analyst.demo.schema import table_descriptions as demo_tables
+        from frontdesk.assistants.analyst.demo.schema.tables import (
+            table_descriptions as demo_tables,
+        )
 
         known = dict(demo_tables())
     return {t: known.get(t) or " ".join(words_of_name(t)) for t in graph.tables}
@@ -197,8 +205,14 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     report = state.get("sql_report") or {}
     docs = (state.get("rag_sources") or []) if state.get("next_step") == "rag" else []
+    documents: dict[str, dict[str, Any]] = {}
+    for hit in docs:  # the manual pages the answer drew on, with their text, to open in the UI
+        title = _source(hit)
+        page = documents.setdefault(title, {"id": title, "title": title, "text": ""})
+        page["text"] = "\n\n".join(t for t in (page["text"], hit.get("content", "")) if t)
     return {
         "sources": list(dict.fromkeys(_source(d) for d in docs)),
+        "documents": list(documents.values()),
         "route": state.get("next_step"),
         "sql": report.get("executed_sql") or report.get("sql"),
         "columns": report.get("columns") or [],
@@ -317,22 +331,23 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     knowledge, _ = open_knowledge(settings, models)
     router = build_router(settings, models, knowledge)
     toolkit = open_database(settings, models)
+    own = AnalystSettings.of(settings)
     resources = AsyncExitStack()
     try:
         resources.callback(toolkit.engine.dispose)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(
                 settings.checkpointer,
-                settings.analyst_conversations_path,
-                retry_attempts=settings.conversation_db_retry_attempts,
-                retry_delay_s=settings.conversation_db_retry_delay,
+                own.conversations_path(settings),
+                retry_attempts=own.conversation_db_retry_attempts,
+                retry_delay_s=own.conversation_db_retry_delay,
             )
         )
         await resources.enter_async_context(
             periodic_cleanup(
                 checkpointer,
-                max_age=timedelta(hours=settings.conversation_max_age_hours),
-                interval=timedelta(hours=settings.conversation_cleanup_interval_hours),
+                max_age=timedelta(hours=own.conversation_max_age_hours),
+                interval=timedelta(hours=own.conversation_cleanup_interval_hours),
             )
         )
     except BaseException:
@@ -342,9 +357,9 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         llm=models.chat,
         router=router,
         sql=toolkit,
-        sql_graph=build_sql_graph(pre_validation=settings.sql_pre_validation_enabled),
+        sql_graph=build_sql_graph(pre_validation=own.sql_pre_validation_enabled),
         manual=knowledge.retriever,
-        max_conversation_messages=settings.max_conversation_messages,
+        max_conversation_messages=own.max_conversation_messages,
     )
     return GraphAssistant(
         NAME,

@@ -13,7 +13,7 @@ from langgraph.graph.state import CompiledStateGraph
 from frontdesk.routing.router import IntentRouter
 
 if TYPE_CHECKING:
-    from frontdesk.assistants.analyst.toolkit import SQLToolkit
+    from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
     from frontdesk.knowledge.mmr import MMRRetriever
 
 Route = Literal["sql", "rag", "general"]

@@ -27,7 +27,7 @@ from frontdesk.assistants.concierge.state import (
     ValidationResult,
 )
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
-from frontdesk.guardrails import audit_input
+from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.focus import focus_on_named
 from frontdesk.knowledge.schedule import day_hours_conflicts, with_day_hours
 from frontdesk.routing.followup import is_follow_up
@@ -82,7 +82,7 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
     if len(messages) > runtime.context.max_messages:
         return {"query_type": "off_topic", "router_confidence": 1.0, "route_method": "turn_limit"}
     text = (human_texts(messages) or [""])[-1]
-    audit = audit_input(text)
+    audit = guard_for(runtime.context.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return {

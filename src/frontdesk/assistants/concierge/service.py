@@ -159,12 +159,23 @@ def turn_input(
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     categories = state.get("sources_used") or []
     items: list[str] = []
+    # The items the answer drew on, with their text, so the web UI can open each one.
+    documents: list[dict[str, Any]] = []
     if categories:
         for doc in state.get("retrieved_context") or []:
-            name = doc["metadata"].get("item_name")
+            meta = doc.get("metadata") or {}
+            name = meta.get("item_name")
             if name and name not in items:
                 items.append(name)
-    return {"sources": categories, "items": items}
+                documents.append(
+                    {
+                        "id": f"{meta.get('category', '')}/{name}",
+                        "title": name,
+                        "text": doc.get("content", ""),
+                        "category": meta.get("category"),
+                    }
+                )
+    return {"sources": categories, "items": items, "documents": documents}
 
 
 def _clip(text: str, limit: int) -> str:

@@ -23,6 +23,8 @@ from frontdesk.agentkit.tool_calling import (
     Chooser,
     ToolDecision,
     ToolSpec,
+    choose_tool,
+    customer_texts,
     decide_tool,
     describe_tools,
 )
@@ -36,7 +38,7 @@ from frontdesk.assistants.telecom.technical import (
     with_sources,
 )
 from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
-from frontdesk.guardrails import audit_input
+from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.followup import is_follow_up
 from frontdesk.routing.keywords import KeywordCounts
@@ -58,8 +60,6 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         "the customer's plan, monthly price, subscription status and invoices",
         TOOL_SCHEMAS["get_subscription"],
         context_args=("user_id",),
-        extractors={"user_id": extract.user_id},
-        grounded=("user_id",),
     ),
     ToolSpec(
         "open_refund_case",
@@ -67,11 +67,10 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         TOOL_SCHEMAS["open_refund_case"],
         context_args=("user_id",),
         extractors={
-            "user_id": extract.user_id,
             "invoice_id": extract.invoice_id,
             "amount_pln": extract.amount_pln,
         },
-        grounded=("user_id", "invoice_id", "amount_pln", "description"),
+        grounded=("invoice_id", "amount_pln", "description"),
     ),
     ToolSpec(
         "get_refund_policy",
@@ -103,7 +102,7 @@ async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[
     if len(messages) > ctx.max_messages:
         return {"route": FALLBACK, "route_method": "turn_limit", "router_confidence": 1.0}
     text = (human_texts(messages) or [""])[-1]
-    audit = audit_input(text)
+    audit = guard_for(ctx.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return {
@@ -243,6 +242,23 @@ def request_key(config: RunnableConfig | None, messages: list[BaseMessage]) -> s
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+def customer_refusal(
+    messages: list[BaseMessage], user_id: str | None, chooser: Chooser
+) -> dict[str, str] | None:
+    """The reply when a billing request cannot act for the caller: the message names another
+    customer, or a tool that reads an account is wanted and nobody is signed in."""
+    latest = human_texts(messages)[-1:]
+    named = extract.user_id(latest)
+    if named is not None and named != (user_id or "").lower():
+        return prompts.OTHER_CUSTOMER if user_id else prompts.SIGN_IN
+    if user_id is None:
+        name, _confidence = choose_tool(chooser, customer_texts(messages))
+        spec = next((s for s in TOOL_SPECS if s.name == name), None)
+        if spec is not None and "user_id" in spec.context_args:
+            return prompts.SIGN_IN
+    return None
+
+
 def ask_for(missing: tuple[str, ...], language: str) -> str:
     names = [prompts.FIELD_NAMES[language].get(field, field) for field in missing]
     return render(prompts.ASK_FIELDS[language], fields="; ".join(names))
@@ -279,6 +295,9 @@ async def billing(
     window = billing_window(messages, ctx.billing_history)
     flags = dict(state.get("context_flags") or {})
     done: dict[str, Any] = {"last_agent": "billing", "used_tools": []}
+    refusal = customer_refusal(messages, user_id, ctx.tool_chooser)
+    if refusal is not None:
+        return _reply(refusal[language], **done)
     try:
         decision = await billing_decision(ctx.llm, ctx.tool_chooser, window, user_id)
     except Exception:

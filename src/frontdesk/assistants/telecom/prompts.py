@@ -149,6 +149,20 @@ ASK_FIELDS = {
     "en": "I can help with that. To continue, I need: $fields.",
     "pl": "Chętnie pomogę. Aby kontynuować, potrzebuję: $fields.",
 }
+# The customer is the signed-in caller (the web UI's sign-in, an API key's end user), never
+# someone a message names.
+SIGN_IN = {
+    "en": "To look at an account I need you to be signed in as its customer. Please sign in, "
+    "then ask again.",
+    "pl": "Aby sprawdzić konto, musisz być zalogowany jako jego klient. Zaloguj się i zapytaj "
+    "ponownie.",
+}
+OTHER_CUSTOMER = {
+    "en": "I can only help with the account you are signed in as, not another customer's. "
+    "If you are that customer, please sign in as them.",
+    "pl": "Mogę pomóc tylko w sprawie konta, na które jesteś zalogowany, a nie konta innego "
+    "klienta. Jeśli to Twoje konto, zaloguj się na nie.",
+}
 TOOL_FAILED = {
     "en": "I could not complete that: $error",
     "pl": "Nie udało się tego wykonać: $error",

@@ -21,6 +21,7 @@ from frontdesk.assistants.base import Answer
 from frontdesk.assistants.telecom import nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
+from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -85,7 +86,7 @@ def open_knowledge(
     if report is not None:
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=settings.telecom_gate_threshold))
+    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=TelecomSettings.of(settings).gate_threshold))
     return Knowledge(corpus, index, retriever), report
 
 
@@ -128,7 +129,7 @@ def build_tool_chooser(settings: Settings, models: Models):
 
 
 def open_billing(settings: Settings) -> BillingStore:
-    store = BillingStore(settings.telecom_billing_database)
+    store = BillingStore(TelecomSettings.of(settings).billing_database(settings))
     store.create_schema()
     store.seed()
     return store
@@ -156,9 +157,21 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
 
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
     docs = (state.get("last_docs") or []) if state.get("route") == "technical" else []
+    # last_docs are the citations of the first len(docs) retrieved hits (the ones that fit the
+    # prompt), so the hits give each cited section's text, for the web UI to open.
+    hits = (state.get("retrieved_context") or [])[: len(docs)]
+    documents = [
+        {
+            "id": f"{d['file']}#{d['section']}",
+            "title": " — ".join(str(p) for p in (d["title"], d["section"]) if p),
+            "text": hit.get("content", ""),
+        }
+        for d, hit in zip(docs, hits, strict=False)
+    ]
     return {
         "sources": [f"{d['title']} — {d['section']}" for d in docs],
         "citations": docs,
+        "documents": documents,
         "used_tools": state.get("used_tools") or [],
         "route": state.get("route"),
     }
@@ -318,8 +331,8 @@ def tools_target(settings: Settings, models: Models):
     return decide
 
 
-# Retrieval is evaluated at the depth the agent retrieves (recall@8).
-RETRIEVAL_TOP_K = 8
+
+
 
 
 def index_stats(settings: Settings) -> dict[str, Any]:
@@ -327,3 +340,14 @@ def index_stats(settings: Settings) -> dict[str, Any]:
     from frontdesk.knowledge.mmr import read_statistics
 
     return read_statistics(settings.index_dir(NAME))
+
+
+def demo_customers(settings: Settings) -> list[dict[str, str]]:
+    """Whom the web UI's demo sign-in may act as: the seeded customers, with their plans."""
+    from frontdesk.assistants.telecom.billing_db import PLANS, SUBSCRIPTIONS
+
+    plans = {code: name for code, name, _price, _cap in PLANS}
+    return [
+        {"id": user, "label": f"{user} · {plans[plan]} · {status}"}
+        for user, plan, _start, status, _suffix in SUBSCRIPTIONS
+    ]

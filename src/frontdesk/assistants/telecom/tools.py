@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from frontdesk.assistants.telecom.billing_db import BillingStore, RefundCaseRecord
+from frontdesk.guardrails.screening import screen_tool_output
 
 INVOICE_ID_RE = re.compile(r"^INV-\d{4,10}$")
 MAX_REFUND_PLN = 1000.0
@@ -358,7 +359,9 @@ def run_tool(
             output = get_refund_policy()
     except BillingToolError as exc:
         return ToolOutcome(name, clean, False, None, str(exc))
-    return ToolOutcome(name, clean, True, output.model_dump(mode="json"), None)
+    # Records hold text customers wrote (a refund's description): planted instructions are
+    # screened out before the output reaches a reply or a prompt.
+    return ToolOutcome(name, clean, True, screen_tool_output(output.model_dump(mode="json")), None)
 
 
 def build_tools(store: BillingStore, *, user_id_default: str | None = None) -> list[StructuredTool]:

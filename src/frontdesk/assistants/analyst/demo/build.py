@@ -1,9 +1,9 @@
 """Builds the demo field-service database on SQLite (embedded default) or MariaDB (production).
 
-Both builds come from the same definitions (`demo_schema.TABLES`, SQLAlchemy Core emits the DDL per
-dialect) and the same rows (`data.generate()`), with the PII columns of `ENCRYPTED_COLUMNS`
-encrypted by `crypto.aes_encrypt` (byte-identical to MariaDB's `AES_ENCRYPT`), and the same
-`secure_*` views on top. Declared relationships become FOREIGN KEY constraints; every
+Both builds come from the same definitions (`schema.tables.TABLES`, SQLAlchemy Core emits the
+DDL per dialect) and the same rows (`data.generate.generate()`), with the PII columns of
+`ENCRYPTED_COLUMNS` encrypted by `db.crypto.aes_encrypt` (byte-identical to MariaDB's
+`AES_ENCRYPT`), and the same `secure_*` views on top. Declared relationships become FOREIGN KEY constraints; every
 relationship column, declared or not, gets an index, as a real schema would.
 
 - `build_sqlite(path, key)` is idempotent: it rebuilds only when the file is missing or was
@@ -47,14 +47,14 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.types import TypeEngine
 
-from frontdesk.assistants.analyst.crypto import aes_encrypt
-from frontdesk.assistants.analyst.demo import schema as demo_schema
-from frontdesk.assistants.analyst.demo.data import DEFAULT_SEED, generate
-from frontdesk.assistants.analyst.secure_views import (
+from frontdesk.assistants.analyst.db.crypto import aes_encrypt
+from frontdesk.assistants.analyst.db.secure_views import (
     ENCRYPTED_COLUMNS,
     all_views_ddl,
     is_encrypted,
 )
+from frontdesk.assistants.analyst.demo.data.generate import DEFAULT_SEED, generate
+from frontdesk.assistants.analyst.demo.schema import tables as demo_schema
 
 __all__ = [
     "DEMO_VERSION",

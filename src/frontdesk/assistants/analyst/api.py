@@ -1,0 +1,165 @@
+"""`POST /internal/chat/stream`: the analyst's streaming API in seed 002's shape (the analyst
+plug-in's own route, mounted by the core's server).
+
+Request: `{"input": {"message"}, "conversation": {"id", "user_id", "company_id"}}`. Response:
+SSE `data:` lines, each a JSON object named by its `event` field:
+
+    {"event": "route_decision", "route": "sql"}
+    {"event": "tool_start", "tool": "sql_agent"}
+    {"event": "token", "channel": "final", "content": "There"}
+    {"event": "complete", "stats": {...}, "final_structured_data": [...], "sql": "..."}
+    {"event": "error", "message": "..."}
+
+Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent works, and
+`{"event": "replace", "channel": "final", "content": ...}` when the final answer is not what
+was streamed (a checked answer rewritten from the rows, a fixed reply). The stream's guarantees
+(timeout, one error, nothing after the end) are the core's (`chat_sse_stream`).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from sse_starlette import EventSourceResponse
+
+from frontdesk.assistants.base import AssistantService
+from frontdesk.server.deps import service_for, settings_of
+from frontdesk.server.identity import identity_of
+from frontdesk.server.middleware import request_id_of
+from frontdesk.server.schemas import MAX_MESSAGE_CHARS, read_json_body
+from frontdesk.server.streaming import chat_sse_stream
+from frontdesk.server.turns import plan_turn
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class InternalInput(_Strict):
+    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+
+    @field_validator("message")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("message must not be blank")
+        return value
+
+
+class InternalConversation(_Strict):
+    id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
+    user_id: str | None = Field(default=None, max_length=128)
+    company_id: str | None = Field(default=None, max_length=128)
+
+
+class InternalChatRequest(_Strict):
+    input: InternalInput
+    conversation: InternalConversation
+
+
+class SeedEventEncoder:
+    """Writes the core's chat events as the seed's `data:` lines, counting what it sends."""
+
+    def __init__(self) -> None:
+        self.tokens = 0
+        self.started = time.monotonic()
+        self.failed = False
+
+    def __call__(self, event: str, data: dict[str, Any]) -> dict[str, str] | None:
+        payload = self._payload(event, data)
+        if payload is None:
+            return None
+        return {"data": json.dumps(payload, ensure_ascii=False, default=str)}
+
+    def _payload(self, event: str, data: dict[str, Any]) -> dict[str, Any] | None:
+        if event == "progress":
+            stage = data.get("stage")
+            if stage == "route":
+                return {"event": "route_decision", "route": data.get("route")}
+            if stage == "tool":
+                return {"event": "tool_start", "tool": data.get("tool")}
+            if stage == "step":
+                return {"event": "step", "step": data.get("step")}
+            return None
+        if event == "token":
+            self.tokens += 1
+            return {"event": "token", "channel": "final", "content": data.get("content", "")}
+        if event == "replace":
+            return {"event": "replace", "channel": "final", "content": data.get("content", "")}
+        if event == "sources":
+            return {
+                "event": "complete",
+                "stats": {
+                    "tokens": self.tokens,
+                    "elapsed_ms": round((time.monotonic() - self.started) * 1000),
+                    "route": data.get("route"),
+                    "row_count": data.get("row_count", 0),
+                    "truncated": data.get("truncated", False),
+                },
+                "sql": data.get("sql"),
+                "columns": data.get("columns") or [],
+                "final_structured_data": data.get("rows") or [],
+                "sources": data.get("sources") or [],
+            }
+        if event == "error":
+            self.failed = True
+            payload = {"event": "error", "message": data.get("error", "")}
+            if data.get("request_id"):
+                payload["request_id"] = data["request_id"]
+            return payload
+        return None  # metadata and done have no counterpart in the seed's stream
+
+
+NAME = "analyst"
+router = APIRouter()
+# The analyst assistant's service, with the core's readiness rules (404, 503).
+ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
+
+
+@router.post(
+    "/internal/chat/stream",
+    tags=["chat"],
+    response_class=Response,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": InternalChatRequest.model_json_schema()}},
+        }
+    },
+    responses={
+        200: {
+            "description": "data: route_decision, tool_start, token*, complete (or error)",
+            "content": {"text/event-stream": {}},
+        },
+        404: {"description": "The analyst assistant is not loaded"},
+        413: {"description": "Request body too large"},
+        422: {"description": "Invalid request"},
+        429: {"description": "Rate limited; see Retry-After"},
+        503: {"description": "Assistant not ready"},
+    },
+    summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
+)
+async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSourceResponse:
+    body = await read_json_body(request, InternalChatRequest)
+    conversation = body.conversation
+    caller = identity_of(request).caller(request, end_user=conversation.user_id, assistant=NAME)
+    # Conversations are keyed by (company, user, conversation): the key's own company when it
+    # is configured with one, else the request's; the user namespaces the key (Caller).
+    company = caller.company or conversation.company_id or "-"
+    plan = await plan_turn(request, caller, NAME, f"{company}:{conversation.id}", body.input.message)
+    stream = chat_sse_stream(
+        plan.service,
+        body.input.message,
+        plan.thread_key,
+        timeout_s=settings_of(request).sse_timeout_s,
+        request_id=request_id_of(request.scope),
+        user_id=plan.user_id,
+        encode=SeedEventEncoder(),
+    )
+    turns = request.app.state.turns.run((NAME, plan.thread_key), stream)
+    return EventSourceResponse(turns)

@@ -1,0 +1,156 @@
+"""Naming inference: relationships no foreign key declares, read from column names.
+
+`workTime.employeeId` -> `employee.id`, `Album.ArtistId` -> `Artist.ArtistId`,
+`assignedEmployeeId` -> `employee.id`; each with a confidence below a declared key's 1.0,
+by how directly the name points at the table (the constants below, justified in
+`infer_relationships`). Works on any database's names, camelCase or snake_case.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+
+from frontdesk.assistants.analyst.joins.graph import (
+    Relationship,
+    TableInfo,
+    _sorted,
+    cardinality,
+)
+
+# Confidence by how a column name points at a table; justified in infer_relationships.
+PK_NAME_MATCH = 0.95
+NAME_EXACT = 0.9
+NAME_VARIANT = 0.75
+ROLE_EXACT = 0.65
+ROLE_VARIANT = 0.55
+AMBIGUITY_PENALTY = 0.1
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+def split_name(name: str) -> list[str]:
+    """Lower-case words of a camelCase, PascalCase or snake_case name: `WorkOrderID` -> 3."""
+    return [w.lower() for part in re.split(r"[\W_]+", name) for w in _WORD.findall(part)]
+
+
+def _variants(word: str) -> set[str]:
+    """Plural/singular forms of an English noun, good enough for table names."""
+    out = {word + "s", word + "es"}
+    if word.endswith("ies"):
+        out.add(word[:-3] + "y")
+    if word.endswith("es"):
+        out.add(word[:-2])
+    if word.endswith("s"):
+        out.add(word[:-1])
+    if word.endswith("y"):
+        out.add(word[:-1] + "ies")
+    return out - {word, ""}
+
+
+def key_column(info: TableInfo) -> str | None:
+    """The column other tables point at: a unique `id`, else the single-column primary key."""
+    ids = [c for c in info.unique_columns if c.lower() == "id"]
+    return ids[0] if ids else (info.primary_key[0] if len(info.primary_key) == 1 else None)
+
+
+def _same_style(table: str, column: str) -> bool:
+    # Case never matters (fooId / FooId / foo_id all name `foo`), but `work_order_id` naming
+    # the table `workOrder` mixes snake and camel case: a weaker, variant match.
+    return len(split_name(table)) < 2 or ("_" in table) == ("_" in column)
+
+
+def infer_relationships(
+    tables: Mapping[str, TableInfo], existing: Iterable[Relationship] = ()
+) -> list[Relationship]:
+    """Relationships suggested by column names (type `inferred`), for undeclared foreign keys.
+
+    Confidences, against the default path-finding threshold of 0.7:
+    - 0.95: the column is spelled like another table's distinctive key (`Album.ArtistId` ->
+      `Artist.ArtistId`): the schema author named both alike on purpose;
+    - 0.9: `<table>Id` / `<table>_id` (any case) -> that table's key (`employeeId` -> `employee`);
+    - 0.75: the same through a plural/singular or snake/camel variant (`employeeId` ->
+      `employees.id`), still used for joins;
+    - 0.65 / 0.55: role-prefixed (`assignedEmployeeId` -> `employee.id`; weakest: a role on
+      the tail of the column's own table name, `partCategory.parentCategoryId`, or a child
+      table named after it, `customer.primaryContactId` -> `customerContact`). Usually right, but a
+      table often has several role columns to the same target (created/assigned/approved by),
+      and the path finder cannot know which one a question means; a silently wrong join gives
+      wrong numbers, a missing one gives a visible "no path". So they stay below the threshold
+      (kept in the graph for review) until a manual override or a lower threshold admits them.
+    Several equally good targets lose 0.1 each. Self-matches are skipped except role-prefixed
+    ones (`parentWorkOrderId`); columns that already have an `existing` relationship, and
+    pairs it already joins, are skipped.
+    """
+    existing = list(existing)
+    covered = {(r.from_table, r.from_column) for r in existing}
+    joined = {r.pair_key for r in existing}
+    by_words: dict[str, list[str]] = {}  # "workorder" -> ["workOrder"]
+    by_key: dict[str, list[str]] = {}  # "artistid" -> ["Artist"] for distinctive keys
+    for name, info in tables.items():
+        key = key_column(info)
+        if key is None:
+            continue
+        by_words.setdefault("".join(split_name(name)), []).append(name)
+        words = split_name(key)
+        if len(words) >= 2 and words[-1] == "id":
+            by_key.setdefault("".join(words), []).append(name)
+
+    def level_hits(source: str, column: str, stem: list[str], role: bool) -> dict[str, float]:
+        exact, variant = (ROLE_EXACT, ROLE_VARIANT) if role else (NAME_EXACT, NAME_VARIANT)
+        hits: dict[str, float] = {}
+        for t in by_words.get("".join(stem), []):
+            hits[t] = exact if _same_style(t, column) else variant
+        for form in _variants(stem[-1]):
+            for t in by_words.get("".join(stem[:-1]) + form, []):
+                hits.setdefault(t, variant)
+        if not role:
+            hits.pop(source, None)  # only role-prefixed columns may point at their own table
+        if not hits:  # weak hints, for review: child tables named after their parent ...
+            src = split_name(source)
+            hits = dict.fromkeys(by_words.get("".join(src + stem), []), ROLE_VARIANT)
+            if role and src[-len(stem) :] == stem:  # ... and `partCategory.parentCategoryId`
+                hits[source] = ROLE_VARIANT
+        return hits
+
+    found: list[Relationship] = []
+    for source, info in tables.items():
+        own_key = {key_column(info), *info.primary_key}
+        for column in info.columns:
+            words = split_name(column)
+            if len(words) < 2 or words[-1] != "id" or (source, column) in covered:
+                continue
+            hits = level_hits(source, column, words[:-1], role=False)
+            named = set(hits)
+            for t in by_key.get("".join(words), []):
+                # A table's own key points elsewhere only to a table it names (1:1 extension:
+                # `employee_detail.EmployeeID`), not to every table sharing its key's name.
+                if t != source and (column not in own_key or t in named):
+                    strong = key_column(tables[t]).lower() == column.lower()  # type: ignore[union-attr]
+                    hits[t] = max(hits.get(t, 0.0), PK_NAME_MATCH if strong else NAME_EXACT)
+            # Shorter stems are role prefixes; a table's own key never gets one (`workOrderId`
+            # in `workOrder` does not point at `order`).
+            for start in range(1, len(words) - 1):
+                if hits or column in own_key:
+                    break
+                hits = level_hits(source, column, words[start:-1], role=True)
+            if not hits:
+                continue
+            best = max(hits.values())
+            winners = sorted(t for t, conf in hits.items() if conf == best)
+            # Several tables keyed `EmployeeID` (a 1:1 extension table too): the one whose
+            # name the column also spells is meant.
+            winners = [t for t in winners if t in named] or winners
+            conf = best - AMBIGUITY_PENALTY if len(winners) > 1 else best
+            for target in winners:
+                to_column = key_column(tables[target])
+                assert to_column is not None
+                ends = (source, column, target, to_column)
+                card = cardinality(tables, *ends)
+                rel = Relationship(*ends, "inferred", round(conf, 4), card)
+                if rel.pair_key not in joined:
+                    joined.add(rel.pair_key)
+                    found.append(rel)
+    return _sorted(found)
+
+

@@ -1,0 +1,63 @@
+"""The data analyst as a Frontdesk plug-in (entry point `analyst`).
+
+Kept light: the service, its routes and the SQL evaluation import the graph only when used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget
+
+HERE = Path(__file__).parent
+
+
+async def build_service(settings, models):
+    from frontdesk.assistants.analyst.service import build_service as build
+
+    return await build(settings, models)
+
+
+def open_knowledge(settings, models, **options):
+    from frontdesk.assistants.analyst.service import open_knowledge as open_
+
+    return open_(settings, models, **options)
+
+
+def build_router(settings, models, knowledge, **options):
+    from frontdesk.assistants.analyst.service import build_router as build
+
+    return build(settings, models, knowledge, **options)
+
+
+def sql_target(settings, models) -> EvalTarget:
+    from frontdesk.assistants.analyst.evaluation import sql_target as target
+
+    built = target(settings, models)
+    return EvalTarget(built, close=built.close)
+
+
+def api_router():
+    from frontdesk.assistants.analyst.api import router
+
+    return router
+
+
+PLUGIN = AssistantPlugin(
+    name="analyst",
+    title="Data analyst",
+    description="Questions about your business data, answered with SQL you can inspect.",
+    order=20,
+    build_service=build_service,
+    open_knowledge=open_knowledge,
+    build_router=build_router,
+    eval_dir=HERE / "data" / "eval",
+    eval_targets={"sql": sql_target},
+    api_router=api_router,
+    web_module=HERE / "web" / "analyst.js",
+    topics={
+        "sql": "Your data",
+        "rag": "How to use the app",
+        "general": "General questions",
+    },
+)

@@ -1,0 +1,349 @@
+"""The SQL graph agent's nodes (seed 002) and its named routing functions.
+
+select_tables -> filter_relationships -> find_paths -> plan_joins -> generate_sql
+  -> rewrite_secure -> pre_validate -> execute -> summarize
+with the correction loop: a rewrite, validation or execution error goes to correct_sql (focused
+context, its history, at most SQL_CORRECTION_MAX_ATTEMPTS), which goes back to rewrite_secure;
+an empty result regenerates once. Everything but the three model calls (table choice, SQL,
+correction) and the answer is deterministic and lives in the toolkit.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+
+from frontdesk.agentkit.prompts import render, with_max_tokens
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, summarize_rows
+from frontdesk.assistants.analyst.state import AnalystContext, SQLGraphState
+
+logger = logging.getLogger(__name__)
+
+SELECT_TABLES = "select_tables"
+FILTER_RELATIONSHIPS = "filter_relationships"
+FIND_PATHS = "find_paths"
+PLAN_JOINS = "plan_joins"
+GENERATE_SQL = "generate_sql"
+REWRITE_SECURE = "rewrite_secure"
+PRE_VALIDATE = "pre_validate"
+EXECUTE = "execute"
+CORRECT_SQL = "correct_sql"
+SUMMARIZE = "summarize"
+
+MIN_TABLES, MAX_TABLES = 3, 8
+SELECTION_TOKENS = 160
+SQL_TOKENS = 320
+# Regenerations after a query that ran but found nothing (seed: "Empty -> SQL Generator").
+MAX_EMPTY_RETRIES = 1
+# Sampling temperature for a second try when the model repeats a query already tried.
+RETRY_TEMPERATURE = 0.8
+
+
+# -- nodes -----------------------------------------------------------------------------------
+
+
+async def select_tables(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Embedding pre-filter over table descriptions, then the model picks 3-8 of them."""
+    tk = runtime.context.sql
+    question = state["question"]
+    candidates = tk.search_tables(question, tk.limits.prefilter_tables)
+    low, high = min(MIN_TABLES, len(candidates)), min(MAX_TABLES, len(candidates))
+    chosen: list[str] = []
+    if candidates:
+        schema = {
+            "title": "TableSelection",
+            "type": "object",
+            "properties": {
+                "tables": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": candidates},
+                    "minItems": low,
+                    "maxItems": high,
+                }
+            },
+            "required": ["tables"],
+        }
+        prompt = render(
+            prompts.TABLE_SELECTION,
+            tables=tk.table_lines(candidates[: tk.limits.max_tables_in_selection_prompt]),
+            question=question,
+            min_tables=low,
+            max_tables=high,
+        )
+        try:
+            picker = with_max_tokens(runtime.context.llm, SELECTION_TOKENS)
+            reply = await picker.with_structured_output(schema).ainvoke(
+                [HumanMessage(content=prompt)]
+            )
+            picked = reply.get("tables", []) if isinstance(reply, dict) else []
+            chosen = [t for t in dict.fromkeys(picked) if t in candidates][:high]
+        except Exception:  # a model that fails to choose gets the pre-filter's best
+            logger.warning("table selection failed; using the pre-filter's tables", exc_info=True)
+    if len(chosen) < low:
+        fallback = candidates[: max(low, tk.limits.max_fallback_tables)]
+        chosen = list(dict.fromkeys([*chosen, *fallback]))[: max(low, len(chosen))]
+    return {"candidate_tables": candidates, "tables": chosen}
+
+
+def filter_relationships(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    tk = runtime.context.sql
+    relationships = tk.relationships_among(state["tables"], tk.limits.max_relationships_display)
+    return {"allowed_relationships": relationships}
+
+
+def find_paths(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Multi-hop paths between chosen tables that no relationship joins directly: the tables on
+    the way join the selection, their relationships the allowed list."""
+    tk = runtime.context.sql
+    tables, paths = tk.connect_pairs(state["tables"], tk.limits.max_suggested_paths)
+    extra = tk.relationships_among(tables, tk.limits.max_relationships_display)
+    return {"tables": tables, "allowed_relationships": extra, "join_paths": paths}
+
+
+def plan_joins(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Joins for the tables the question names (else the first chosen one); the other chosen
+    tables stay in the schema, to be joined only for a column the question needs."""
+    tk = runtime.context.sql
+    named = tk.named_tables(state["question"], state["tables"]) or state["tables"][:1]
+    join_tables, plan = tk.join_plan(named)
+    return {"join_tables": join_tables, "join_plan": plan}
+
+
+async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    tk = runtime.context.sql
+    history = ""
+    if state.get("outcome") == "empty" and state.get("sql"):
+        history = render(prompts.EMPTY_RESULT_HINT, previous_sql=state["sql"])
+    # The planned tables first: a small model reads the top of a long schema most closely.
+    tables = list(dict.fromkeys([*(state.get("join_tables") or []), *state["tables"]]))
+    turn = render(
+        prompts.SQL_GENERATION,
+        schema=tk.schema_text(tables, tk.limits.max_columns_in_schema),
+        relationships=tk.relationship_lines(
+            state.get("allowed_relationships") or [], tk.limits.max_relationships_in_prompt
+        ),
+        join_plan=state.get("join_plan") or "(no tables)",
+        history=history,
+        question=state["question"],
+    )
+    system = render(prompts.SQL_SYSTEM, dialect=tk.dialect_name, max_rows=tk.limits.max_query_rows)
+    tried = [state["sql"]] if history else []
+    sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    return {
+        "sql": sql,
+        "iterations": state.get("iterations", 0) + 1,
+        "outcome": None,
+        "validation_errors": [],
+        "last_sql_error": None,
+        "error_kind": None,
+    }
+
+
+def rewrite_secure(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """Parse, refuse anything but one read-only SELECT, map logical tables to their secure
+    views, cap the LIMIT."""
+    prepared = runtime.context.sql.prepare(state.get("sql") or "")
+    if prepared.ok:
+        return {"executed_sql": prepared.sql, "last_sql_error": None, "error_kind": None}
+    return {
+        "executed_sql": None,
+        "last_sql_error": prepared.error,
+        "error_kind": prepared.kind,
+        "validation_errors": [prepared.error],
+    }
+
+
+def pre_validate(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    errors = runtime.context.sql.validate(state.get("sql") or "")
+    if not errors:
+        return {"validation_errors": [], "last_sql_error": None, "error_kind": None}
+    return {
+        "validation_errors": errors,
+        "last_sql_error": "\n".join(errors),
+        "error_kind": "schema",
+    }
+
+
+def execute(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    result = runtime.context.sql.execute(state["executed_sql"] or "")
+    if not result.ok:
+        # The executor re-checks what it runs; its refusal is the checker's "unsafe".
+        kind = "unsafe" if result.error_kind == "read_only" else result.error_kind
+        return {"last_sql_error": result.error, "error_kind": kind, "result": None}
+    rows = [dict(zip(result.columns, row, strict=False)) for row in result.rows]
+    outcome = "answered" if rows else "empty"
+    return {
+        "column_names": result.columns,
+        "structured_result": rows,
+        "row_count": result.row_count,
+        "truncated": result.truncated,
+        "result": runtime.context.sql.render_rows(result.columns, result.rows),
+        "outcome": outcome,
+        "last_sql_error": None,
+        "error_kind": None,
+        "retries": state.get("retries", 0) + (1 if outcome == "empty" else 0),
+    }
+
+
+async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """The focused correction agent: only the tables the failed SQL uses, their relationships,
+    the error, and what was tried before."""
+    tk = runtime.context.sql
+    limits = tk.limits
+    failed = state.get("sql") or ""
+    history = state.get("correction_history") or []
+    attempt = {
+        "sql": failed,
+        "error": state.get("last_sql_error") or "",
+        "kind": state.get("error_kind"),
+    }
+    update = {
+        "sql_correction_attempts": state.get("sql_correction_attempts", 0) + 1,
+        "iterations": state.get("iterations", 0) + 1,
+        "correction_history": [*history, attempt],
+    }
+    # A column in the wrong table is repaired without the model (the seed's first pattern).
+    repaired = tk.repair(failed, state.get("tables") or []) if state.get("error_kind") else None
+    if repaired and repaired.strip() != failed.strip():
+        return {**update, "sql": repaired}
+    tables = tk.focus_tables(failed, state.get("last_sql_error") or "", state.get("tables") or [])
+    tried = "\n".join(
+        f"Attempt {i}: {h['sql'][: limits.max_sql_history_length]} -> {h['error']}"
+        for i, h in enumerate(history, 1)
+    )
+    if any(h["sql"].strip() == failed.strip() for h in history):
+        tried += "\nThe failed SQL repeats an earlier attempt: change it."
+    turn = render(
+        prompts.CORRECTION,
+        question=state["question"],
+        sql=failed,
+        error=state.get("last_sql_error") or "",
+        schema=tk.schema_text(tables, limits.max_columns_in_correction),
+        relationships=tk.relationship_lines(
+            tk.relationships_among(tables, limits.max_relationships_in_prompt),
+            limits.max_relationships_in_prompt,
+        ),
+        history=f"\nEarlier attempts:\n{tried}\n" if tried else "",
+    )
+    system = render(prompts.CORRECTION_SYSTEM, dialect=tk.dialect_name)
+    tried = [failed, *(h["sql"] for h in history)]
+    corrected = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    return {**update, "sql": corrected}
+
+
+async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """The answer: written by the model from the rows (checked against them), or a fixed reply
+    when nothing ran."""
+    outcome = state.get("outcome")
+    if outcome == "answered" and not runtime.context.write_answers:
+        columns = state.get("column_names") or []
+        rows = state.get("structured_result") or []
+        return {"final_answer": plain_answer(columns, rows, bool(state.get("truncated")))}
+    if outcome == "answered":
+        text = await summarize_rows(
+            runtime.context.llm,
+            state["question"],
+            state.get("column_names") or [],
+            state.get("structured_result") or [],
+            truncated=bool(state.get("truncated")),
+        )
+        return {"final_answer": text}
+    if outcome == "empty":
+        return {"final_answer": render(prompts.EMPTY)}
+    kind = state.get("error_kind")
+    if kind == "unsafe":
+        return {"final_answer": prompts.REFUSED, "outcome": "refused"}
+    if kind == "personal":
+        return {"final_answer": prompts.PERSONAL_DATA, "outcome": "refused"}
+    if kind == "connection":
+        error = state.get("last_sql_error") or "connection refused"
+        return {"final_answer": render(prompts.DATABASE_DOWN, error=error), "outcome": "failed"}
+    error = (state.get("last_sql_error") or "unknown error").splitlines()[0]
+    return {"final_answer": render(prompts.FAILED, error=error), "outcome": "failed"}
+
+
+# -- routing functions (pure) ----------------------------------------------------------------
+
+
+def after_rewrite(state: SQLGraphState, *, pre_validation: bool = True) -> str:
+    if state.get("error_kind") in ("unsafe", "personal", "connection"):
+        return SUMMARIZE
+    if state.get("last_sql_error"):
+        return CORRECT_SQL if _can_correct(state) else SUMMARIZE
+    return PRE_VALIDATE if pre_validation else EXECUTE
+
+
+def after_validation(state: SQLGraphState) -> str:
+    if state.get("validation_errors"):
+        return CORRECT_SQL if _can_correct(state) else SUMMARIZE
+    return EXECUTE
+
+
+def after_execute(state: SQLGraphState) -> str:
+    if state.get("error_kind") in ("unsafe", "connection"):
+        return SUMMARIZE
+    if state.get("last_sql_error"):
+        return CORRECT_SQL if _can_correct(state) else SUMMARIZE
+    regenerate = (
+        state.get("outcome") == "empty"
+        and state.get("retries", 0) <= MAX_EMPTY_RETRIES
+        and state.get("iterations", 0) < state.get("max_iterations", 15)
+    )
+    return GENERATE_SQL if regenerate else SUMMARIZE
+
+
+def _can_correct(state: SQLGraphState) -> bool:
+    return state.get("sql_correction_attempts", 0) < state.get(
+        "max_correction_attempts", 3
+    ) and state.get("iterations", 0) < state.get("max_iterations", 15)
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+_FENCE = re.compile(r"```(?:sql)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
+_START = re.compile(r"\b(select|with)\b", re.IGNORECASE)
+
+
+def extract_sql(reply: str) -> str:
+    """The SQL in a model's reply: inside a code fence if there is one, from the first
+    SELECT/WITH, without the trailing semicolon. Anything else in it is left for the checker
+    to refuse (it is never cut away silently)."""
+    text = reply.strip()
+    fenced = _FENCE.search(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    start = _START.search(text)
+    if start:
+        text = text[start.start() :]
+    return text.strip().rstrip(";").strip()
+
+
+async def _ask_sql(llm, system: str, turn: str, **options: Any) -> str:
+    model = with_max_tokens(llm, SQL_TOKENS)
+    reply = await (model.bind(**options) if options else model).ainvoke(
+        [SystemMessage(content=system), HumanMessage(content=turn)]
+    )
+    return extract_sql(message_text(reply))
+
+
+def _same_sql(a: str, b: str) -> bool:
+    return " ".join(a.split()).lower() == " ".join(b.split()).lower()
+
+
+async def _ask_new_sql(llm, system: str, turn: str, tried: list[str]) -> str:
+    """SQL for `turn`; when it repeats a query already tried, asked once more with sampling.
+
+    A small model decoding greedily answers a correction prompt with the failed query word for
+    word (seen on most failed Chinook cases), which would spend every attempt on one answer.
+    """
+    sql = await _ask_sql(llm, system, turn)
+    if any(_same_sql(sql, old) for old in tried):
+        logger.info("the model repeated a query already tried; asking again with sampling")
+        sql = await _ask_sql(llm, system, turn, temperature=RETRY_TEMPERATURE)
+    return sql

@@ -1,0 +1,321 @@
+"""`SQLToolkit`: one database as the SQL graph agent sees it, and everything deterministic the
+agent does with it.
+
+The agent works on logical table names (`employee`); the toolkit knows the physical side:
+which tables have secure views, the dialect, the read-only engine, the join graph and its path
+finder, the catalog validation checks against, and the table pre-filter. Any SQLAlchemy
+database works (introspection); the demo database adds descriptions and secure views.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from sqlalchemy import Engine
+
+from frontdesk.agentkit import permissions
+from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.db.secure_views import ENCRYPTED_COLUMNS
+from frontdesk.assistants.analyst.joins.graph import JoinGraph
+from frontdesk.assistants.analyst.joins.paths import JoinPathFinder, NoJoinPath
+from frontdesk.assistants.analyst.settings import AnalystSettings
+from frontdesk.assistants.analyst.sql import check as sqlcheck
+from frontdesk.assistants.analyst.sql import executor
+from frontdesk.assistants.analyst.sql.personal import reads_personal_data
+from frontdesk.assistants.analyst.sql.repair import repair_columns
+from frontdesk.assistants.analyst.sql_agent.answers import render_table
+from frontdesk.assistants.analyst.sql_agent.table_search import TableSearch, named_tables
+
+logger = logging.getLogger(__name__)
+
+DIALECT_NAMES = {"sqlite": "SQLite", "mysql": "MariaDB/MySQL"}
+# Columns whose few distinct values the SQL writer must spell exactly ('completed', not 'done').
+_ENUM_HINTS = ("status", "type", "priority", "category", "state", "role", "kind", "level")
+MAX_ENUM_VALUES = 8
+# The validator's "Column 'crew.isLead' does NOT exist ..." names the missing column.
+_MISSING_COLUMN = re.compile(r"Column '([\w.]+)' does NOT exist")
+
+
+@dataclass(frozen=True)
+class SQLLimits:
+    """The seed's environment table (FRONTDESK_SQL_*, FRONTDESK_MAX_QUERY_ROWS)."""
+
+    agent_max_iterations: int = 15
+    sample_rows: int = 1
+    max_tables_in_context: int = 20
+    correction_max_attempts: int = 3
+    pre_validation_enabled: bool = True
+    max_relationships_display: int = 50
+    max_relationships_in_prompt: int = 20
+    max_columns_in_schema: int = 50
+    max_columns_in_validation: int = 100
+    max_columns_in_correction: int = 100
+    max_sql_history_length: int = 100
+    max_fallback_tables: int = 5
+    max_tables_in_selection_prompt: int = 250
+    confidence_threshold: float = 0.7
+    max_hops: int = 4
+    max_suggested_paths: int = 10
+    prefilter_tables: int = 12
+    query_timeout_s: float = 10.0
+    max_query_rows: int = 100
+
+    @classmethod
+    def from_settings(cls, s: AnalystSettings) -> SQLLimits:
+        return cls(
+            agent_max_iterations=s.sql_agent_max_iterations,
+            sample_rows=s.sql_sample_rows,
+            max_tables_in_context=s.sql_max_tables_in_context,
+            correction_max_attempts=s.sql_correction_max_attempts,
+            pre_validation_enabled=s.sql_pre_validation_enabled,
+            max_relationships_display=s.sql_max_relationships_display,
+            max_relationships_in_prompt=s.sql_max_relationships_in_prompt,
+            max_columns_in_schema=s.sql_max_columns_in_schema,
+            max_columns_in_validation=s.sql_max_columns_in_validation,
+            max_columns_in_correction=s.sql_max_columns_in_correction,
+            max_sql_history_length=s.sql_max_sql_history_length,
+            max_fallback_tables=s.sql_max_fallback_tables,
+            max_tables_in_selection_prompt=s.sql_max_tables_in_selection_prompt,
+            confidence_threshold=s.sql_confidence_threshold,
+            max_hops=s.sql_max_hops,
+            max_suggested_paths=s.sql_max_suggested_paths,
+            prefilter_tables=s.sql_prefilter_tables,
+            query_timeout_s=s.sql_query_timeout_s,
+            max_query_rows=s.max_query_rows,
+        )
+
+
+@dataclass(frozen=True)
+class Prepared:
+    ok: bool
+    sql: str = ""
+    error: str = ""
+    kind: str | None = None  # unsafe | personal | invalid | unsupported
+
+
+class SQLToolkit:
+    def __init__(
+        self,
+        *,
+        name: str,
+        engine: Engine,
+        graph: JoinGraph,
+        search: TableSearch,
+        descriptions: dict[str, str],
+        secure_map: dict[str, str],
+        limits: SQLLimits,
+    ):
+        self.name = name
+        self.engine = engine
+        self.dialect = (
+            "mysql" if engine.dialect.name in ("mysql", "mariadb") else engine.dialect.name
+        )
+        self.dialect_name = DIALECT_NAMES.get(self.dialect, self.dialect)
+        self.graph = graph
+        self.search = search
+        self.descriptions = descriptions
+        self.secure_map = secure_map
+        self.limits = limits
+        self.catalog = sqlcheck.SchemaCatalog({t: list(i.columns) for t, i in graph.tables.items()})
+        self.paths = JoinPathFinder(graph, confidence_threshold=limits.confidence_threshold)
+        self._samples: dict[str, str] = {}
+
+    # -- table choice and joins --------------------------------------------------------------
+
+    def search_tables(self, question: str, k: int) -> list[str]:
+        return self.search.search(question, k)
+
+    def table_lines(self, tables: list[str]) -> str:
+        return "\n".join(f"- {t}: {self.descriptions.get(t, '')}".rstrip(": ") for t in tables)
+
+    def relationships_among(self, tables: list[str], limit: int) -> list[dict[str, Any]]:
+        chosen = set(tables)
+        found = [
+            r
+            for r in self.graph.relationships
+            if r.from_table in chosen
+            and r.to_table in chosen
+            and r.confidence >= self.limits.confidence_threshold
+        ]
+        found.sort(key=lambda r: (-r.confidence, r.key))
+        return [r.to_dict() for r in found[:limit]]
+
+    def connect_pairs(
+        self, tables: list[str], max_paths: int
+    ) -> tuple[list[str], list[list[dict[str, Any]]]]:
+        """Shortest paths between chosen tables that no relationship joins directly; the
+        tables they pass through join the selection (up to SQL_MAX_TABLES_IN_CONTEXT)."""
+        connected = list(tables)
+        paths: list[list[dict[str, Any]]] = []
+        direct = {(r["from_table"], r["to_table"]) for r in self.relationships_among(tables, 10**6)}
+        for a, b in combinations(tables, 2):
+            if len(paths) >= max_paths:
+                break
+            if (a, b) in direct or (b, a) in direct:
+                continue
+            try:
+                path = self.paths.find_shortest_path(a, b, max_hops=self.limits.max_hops)
+            except NoJoinPath:
+                continue
+            if not path or len(path) < 2:
+                continue
+            paths.append([r.to_dict() for r in path])
+            for rel in path:
+                for table in (rel.from_table, rel.to_table):
+                    if (
+                        table not in connected
+                        and len(connected) < self.limits.max_tables_in_context
+                    ):
+                        connected.append(table)
+        return connected, paths
+
+    def named_tables(self, question: str, tables: list[str]) -> list[str]:
+        """The tables among `tables` that the question names (table_search.named_tables)."""
+        columns = {t: self.graph.columns_of(t) for t in tables if t in self.graph.tables}
+        return named_tables(question, tables, columns)
+
+    def join_plan(self, tables: list[str]) -> tuple[list[str], str]:
+        """One minimum-weight tree over the tables: its tables (the given ones and those that
+        connect them) and its joins as FROM/JOIN lines."""
+        if not tables:
+            return [], ""
+        try:
+            plan = self.paths.plan_joins(tables, max_hops=self.limits.max_hops)
+        except NoJoinPath as exc:
+            return list(tables), f"(no join path: {exc})"
+        return list(plan.tables), plan.to_text()
+
+    # -- prompt text -------------------------------------------------------------------------
+
+    def schema_text(self, tables: list[str], max_columns: int) -> str:
+        lines = []
+        for table in tables:
+            if table not in self.graph.tables:
+                continue
+            columns = self.graph.columns_of(table)[:max_columns]
+            line = f"{table}({', '.join(columns)})"
+            sample = self.sample(table)
+            lines.append(f"{line}\n  {sample}" if sample else line)
+        return "\n".join(lines)
+
+    def relationship_lines(self, relationships: list[dict[str, Any]], limit: int) -> str:
+        lines = [
+            f"{r['from_table']}.{r['from_column']} = {r['to_table']}.{r['to_column']}"
+            for r in relationships[:limit]
+        ]
+        return "\n".join(lines) or "(none)"
+
+    def sample(self, table: str) -> str:
+        """Values the SQL writer must spell exactly: the few values of status-like columns."""
+        if table in self._samples:
+            return self._samples[table]
+        hints = []
+        for column in self.graph.columns_of(table):
+            if not any(word in column.lower() for word in _ENUM_HINTS) or column.lower().endswith(
+                "id"
+            ):
+                continue
+            sql = f"SELECT DISTINCT {column} FROM {table} ORDER BY 1 LIMIT {MAX_ENUM_VALUES + 1}"
+            prepared = self.prepare(sql)
+            result = self.execute(prepared.sql) if prepared.ok else None
+            if result is None or not result.ok or not result.rows:
+                continue
+            values = [str(row[0]) for row in result.rows if row[0] is not None]
+            if 0 < len(values) <= MAX_ENUM_VALUES and all(len(v) <= 30 for v in values):
+                hints.append(f"{column}: " + " | ".join(f"'{v}'" for v in values))
+        self._samples[table] = "values: " + "; ".join(hints) if hints else ""
+        return self._samples[table]
+
+    def render_rows(self, columns: list[str], rows: list[tuple]) -> str:
+        return render_table(columns, [dict(zip(columns, r, strict=False)) for r in rows], 20)
+
+    # -- checking and running ----------------------------------------------------------------
+
+    def prepare(self, sql: str) -> Prepared:
+        """One read-only SELECT, secure views substituted, LIMIT capped; or why not."""
+        if (
+            self.secure_map
+            and not permissions.current().personal_data
+            and reads_personal_data(sql, self.dialect, ENCRYPTED_COLUMNS, self.secure_map)
+        ):
+            return Prepared(False, error=prompts.PERSONAL_DATA, kind="personal")
+        try:
+            final = sqlcheck.prepare(
+                sql,
+                dialect=self.dialect,
+                secure_map=self.secure_map,
+                max_rows=self.limits.max_query_rows,
+                catalog=self.catalog,
+            )
+        except sqlcheck.UnsafeSQL as exc:
+            return Prepared(False, error=str(exc), kind="unsafe")
+        except sqlcheck.UnsupportedSQL as exc:
+            return Prepared(False, error=str(exc), kind="unsupported")
+        except sqlcheck.SQLCheckError as exc:
+            return Prepared(False, error=str(exc), kind="invalid")
+        except Exception as exc:  # a checker bug must cost one query, never the turn
+            logger.exception("checking SQL failed unexpectedly: %s", sql)
+            return Prepared(False, error=f"The SQL could not be checked: {exc}", kind="invalid")
+        return Prepared(True, sql=final)
+
+    def validate(self, sql: str) -> list[str]:
+        """Every table, `table.column` and join column exists; messages with suggestions."""
+        try:
+            return sqlcheck.schema_errors(
+                sql,
+                self.catalog,
+                dialect=self.dialect,
+                secure_map=self.secure_map,
+                max_columns=self.limits.max_columns_in_validation,
+            )
+        except Exception as exc:  # a checker bug must cost one query, never the turn
+            logger.exception("validating SQL failed unexpectedly: %s", sql)
+            return [f"The SQL could not be checked: {exc}"]
+
+    def focus_tables(self, sql: str, error: str, selected: list[str]) -> list[str]:
+        """The correction agent's tables: those the failed SQL uses, plus, for a column the
+        error says is missing, the chosen tables (else any two) that do have it, and the
+        tables joining them."""
+        used = self.tables_in(sql) or list(selected[:3])
+        extra: list[str] = []
+        for column in dict.fromkeys(_MISSING_COLUMN.findall(error)):
+            holders = self.catalog.tables_with_column(column.split(".")[-1])
+            preferred = [t for t in holders if t in selected] or holders[:2]
+            extra += [t for t in preferred if t not in used and t not in extra]
+        if not extra:
+            return used
+        tables = list(dict.fromkeys([*used, *extra]))
+        try:
+            plan = self.paths.plan_joins(tables, max_hops=self.limits.max_hops)
+            tables = list(dict.fromkeys([*tables, *plan.tables]))
+        except NoJoinPath:
+            pass
+        return tables[: self.limits.max_tables_in_context]
+
+    def repair(self, sql: str, preferred: list[str]) -> str | None:
+        """`sql` with its column mistakes repaired (moved to the table that has them, joined
+        in when needed; respelled; re-qualified with the alias), or None when nothing applies
+        (sql/repair.py)."""
+        return repair_columns(
+            sql,
+            self.catalog,
+            self.graph.relationships,
+            dialect=self.dialect,
+            preferred=preferred,
+            min_confidence=self.limits.confidence_threshold,
+        )
+
+    def tables_in(self, sql: str) -> list[str]:
+        return [t for t in sqlcheck.referenced_tables(sql, self.dialect) if t in self.graph.tables]
+
+    def execute(self, sql: str) -> executor.QueryResult:
+        return executor.execute_read_only(
+            self.engine,
+            sql,
+            max_rows=self.limits.max_query_rows,
+            timeout_s=self.limits.query_timeout_s,
+        )

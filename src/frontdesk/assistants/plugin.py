@@ -1,0 +1,96 @@
+"""What an assistant brings to Frontdesk: one `AssistantPlugin`, found through an entry point.
+
+An assistant is a package that declares, in its distribution's metadata,
+
+    [project.entry-points."frontdesk.assistants"]
+    myassistant = "mypackage.plugin:PLUGIN"
+
+and `PLUGIN` says everything the core needs: how to build the service, its HTTP routes, its
+CLI commands, its evaluation suites and labelled sets, its settings and its web UI module. The
+core reads only this object, so a package outside this repository adds an assistant by being
+installed, and the core never names one.
+
+The plug-in module is imported whenever the CLI or the server starts, so it stays light: the
+service, the router and the commands import the graph and the models inside the functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import typer
+    from fastapi import APIRouter
+
+    from frontdesk.assistants.base import AssistantService
+    from frontdesk.config import Settings
+    from frontdesk.runtime import Models
+
+ENTRY_POINT_GROUP = "frontdesk.assistants"
+
+
+@dataclass
+class EvalTarget:
+    """What `frontdesk eval SUITE` runs a suite's cases against: the callable the suite
+    expects (see `frontdesk.eval.harness.TARGETS`), options for the suite's runner, and what
+    to release afterwards."""
+
+    target: Callable[..., Any]
+    options: dict[str, Any] = field(default_factory=dict)
+    close: Callable[[], Any] | None = None
+
+
+# (settings, models) -> the target for one suite; awaited if it returns an awaitable.
+EvalTargetFactory = Callable[["Settings", "Models"], "EvalTarget | Awaitable[EvalTarget]"]
+
+
+@dataclass(frozen=True)
+class AssistantPlugin:
+    """One assistant, as the core sees it. Only `name`, `title` and `build_service` are
+    required; each other field adds a capability (knowledge to ingest, routes, commands...)."""
+
+    name: str
+    # What a person calls it (the web UI's picker, `frontdesk assistants`).
+    title: str
+    # (settings, models) -> a ready service; the chat and embedding models are shared.
+    build_service: Callable[[Settings, Models], Awaitable[AssistantService]]
+    description: str = ""
+    # Sort key in listings; the lowest is the default assistant when none is configured.
+    order: int = 100
+    # (settings, models, *, ingest_mode, progress) -> (knowledge, ingest report or None);
+    # `frontdesk ingest` and the retrieval/routing suites use it. None: nothing to index.
+    open_knowledge: Callable[..., Any] | None = None
+    # (settings, models, knowledge, *, use_llm) -> an IntentRouter, for the routing suite.
+    build_router: Callable[..., Any] | None = None
+    # Where the labelled sets live: `<eval_dir>/<suite>.jsonl` is a suite's default dataset.
+    eval_dir: Path | None = None
+    # Suites beyond the core's own (retrieval, routing, guardrails, answers), by name.
+    eval_targets: Mapping[str, EvalTargetFactory] = field(default_factory=dict)
+    # How many hits the retrieval suite scores (the depth the assistant retrieves at).
+    retrieval_top_k: int = 5
+    # () -> the assistant's own HTTP routes. Routes tagged "chat" are rate limited with /chat.
+    api_router: Callable[[], APIRouter] | None = None
+    # () -> a Typer app, mounted as `frontdesk <name> ...`.
+    cli: Callable[[], typer.Typer] | None = None
+    # The assistant's web UI module (a native ES module), served at /ui/assistants/<name>.js.
+    web_module: Path | None = None
+    # Route labels as a person would name them ("hours_schedule" -> "Opening hours"), for
+    # topic chips and sources in the UI.
+    topics: Mapping[str, str] = field(default_factory=dict)
+    # (settings) -> the people a demo sign-in may act as: [{"id", "label"}]. Empty: the
+    # assistant acts for nobody in particular.
+    demo_users: Callable[[Settings], list[dict[str, str]]] | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What the web UI and `GET /assistants` show about it."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "topics": dict(self.topics),
+            "ui": f"/ui/assistants/{self.name}.js" if self.web_module else None,
+            "signs_in": self.demo_users is not None,
+        }

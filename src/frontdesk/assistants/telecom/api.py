@@ -1,0 +1,257 @@
+"""`POST /telecom/chat`: one telecom support turn as a single JSON answer (not streamed); the
+telecom plug-in's own route, mounted by the core's server.
+
+The turn runs the `telecom` service's `ask` under the same time limit as a streamed answer
+(running time: waiting in the model's queue does not count; a turn out of time is answered
+without the model by the service). A failure inside the turn is a 500 (a service that ignores
+the limit a 504) with one fixed sentence and the request id, never the exception's text: the
+log has the traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from frontdesk.assistants.base import Answer, AssistantService
+from frontdesk.errors import FrontdeskError
+from frontdesk.server.deps import service_for, settings_of
+from frontdesk.server.errors import ApiError
+from frontdesk.server.identity import identity_of
+from frontdesk.server.middleware import request_id_of
+from frontdesk.server.schemas import (
+    MAX_MESSAGE_CHARS,
+    USER_ID_PATTERN,
+    check_message,
+    check_user_id,
+    read_json_body,
+)
+from frontdesk.llm.turn_clock import turn_clock_scope
+from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
+from frontdesk.server.turns import plan_turn
+
+logger = logging.getLogger("frontdesk.server")
+
+# A session id names the conversation (its thread); short and plain, so it is safe in logs and
+# as a checkpoint key.
+SESSION_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+
+
+class TelecomChatRequest(BaseModel):
+    """`POST /telecom/chat` body: one turn of a telecom support session."""
+
+    model_config = ConfigDict(strict=True, extra="ignore")
+
+    session_id: str = Field(
+        description="Conversation id, 1-128 characters of letters, digits and _ . : -; "
+        "the same id continues the conversation.",
+        json_schema_extra={"pattern": SESSION_ID_PATTERN.pattern, "examples": ["session_abc123"]},
+    )
+    user_id: str | None = Field(
+        default=None,
+        description="For API-key callers: the customer they act for (e.g. 'u123'), 2-64 "
+        "characters of letters, digits and _ . @ -; billing reads that customer's account. "
+        "Ignored for other callers (the web UI signs in instead).",
+        json_schema_extra={"pattern": USER_ID_PATTERN.pattern, "examples": ["u123"]},
+    )
+    message: str = Field(
+        description=f"What the customer asks, 1-{MAX_MESSAGE_CHARS} characters.",
+        json_schema_extra={"examples": ["My router PON LED is blinking red. What's wrong?"]},
+    )
+
+    @field_validator("session_id")
+    @classmethod
+    def _session_id(cls, value: str) -> str:
+        text = value.strip()
+        if not text:
+            raise ValueError("session_id must not be empty")
+        if not SESSION_ID_PATTERN.match(text):
+            raise ValueError(
+                "session_id must be 1-128 characters of letters, digits, '_', '.', ':' or '-'"
+            )
+        return text
+
+    @field_validator("user_id")
+    @classmethod
+    def _user_id(cls, value: str | None) -> str | None:
+        return check_user_id(value)
+
+    @field_validator("message")
+    @classmethod
+    def _message_length(cls, value: str) -> str:
+        return check_message(value)
+
+
+class Citation(BaseModel):
+    """A document section the technical answer is grounded in."""
+
+    model_config = ConfigDict(extra="allow")
+
+    title: str | None = None
+    section: str | None = None
+    file: str | None = None
+    version: str | None = None
+    score: float | None = None
+
+
+class ToolUse(BaseModel):
+    """A billing tool the turn called: its arguments and its output or error."""
+
+    model_config = ConfigDict(extra="allow")
+
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+    ok: bool
+    output: Any = None
+    error: str | None = None
+
+
+class TelecomChatResponse(BaseModel):
+    """`POST /telecom/chat` answer: the reply and what produced it."""
+
+    reply: str
+    route: str | None = Field(description="technical, billing or fallback.")
+    last_agent: str | None = Field(description="The agent that answered.")
+    sources: list[Citation] = Field(
+        description="Citations behind a technical answer (empty otherwise)."
+    )
+    used_tools: list[ToolUse] = Field(description="Tools called this turn (empty when none).")
+    state_excerpt: dict[str, Any] = Field(
+        description="A few fields of the session state (last_agent, history_length, ...)."
+    )
+
+
+
+NAME = "telecom"
+router = APIRouter()
+# The telecom assistant's service, with the core's readiness rules (404, 503).
+ThisService = Annotated[AssistantService, Depends(service_for("telecom"))]
+
+
+@router.post(
+    "/telecom/chat",
+    tags=["chat"],
+    response_model=TelecomChatResponse,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": TelecomChatRequest.model_json_schema()}},
+        }
+    },
+    responses={
+        404: {"description": "The telecom assistant is not loaded"},
+        413: {"description": "Request body too large"},
+        422: {"description": "Invalid request"},
+        429: {"description": "Rate limited; see Retry-After"},
+        500: {"description": "The turn failed; the body says so in one sentence"},
+        503: {"description": "Assistant not ready"},
+        504: {"description": "The turn took longer than the configured timeout"},
+    },
+    summary="One telecom support turn (technical, billing or fallback), answered as JSON.",
+)
+async def telecom_chat(request: Request, _ready: ThisService) -> TelecomChatResponse:
+    body = await read_json_body(request, TelecomChatRequest)
+    # The customer is the caller's: a key holder names its end user, the web UI's session
+    # signs in as one; the message text never decides whose account is read.
+    caller = identity_of(request).caller(request, end_user=body.user_id, assistant=NAME)
+    plan = await plan_turn(request, caller, NAME, body.session_id, body.message)
+    return await telecom_turn(
+        plan.service,
+        body.message,
+        plan.thread_key,
+        plan.user_id,
+        timeout_s=settings_of(request).sse_timeout_s,
+        request_id=request_id_of(request.scope),
+    )
+
+
+async def telecom_turn(
+    service: AssistantService,
+    message: str,
+    session_id: str,
+    user_id: str | None,
+    *,
+    timeout_s: float,
+    request_id: str | None = None,
+) -> TelecomChatResponse:
+    ids = {"request_id": request_id} if request_id else {}
+    try:
+        with turn_clock_scope(timeout_s) as clock:
+            async with clock.limit(extra_s=out_of_time_grace_s(timeout_s)):
+                answer = await service.ask(message, session_id, user_id=user_id)
+    except TimeoutError:
+        logger.warning(
+            "telecom turn timed out after %.1f s (session %s, request %s)",
+            timeout_s,
+            session_id,
+            request_id,
+        )
+        raise ApiError(504, timeout_message(timeout_s), **ids) from None
+    except FrontdeskError as exc:
+        # Written for users (e.g. "the model is not installed"): safe to show as it is.
+        logger.exception(
+            "telecom turn failed (session %s, request %s)", session_id, request_id
+        )
+        raise ApiError(500, str(exc), **ids) from None
+    except Exception:
+        logger.exception(
+            "telecom turn failed (session %s, request %s)", session_id, request_id
+        )
+        raise ApiError(500, FAILURE_MESSAGE, **ids) from None
+    if not isinstance(answer, Answer):
+        logger.error("telecom ask() returned %s, not Answer", type(answer).__name__)
+        raise ApiError(500, FAILURE_MESSAGE, **ids)
+    return response_of(answer)
+
+
+def response_of(answer: Answer) -> TelecomChatResponse:
+    extra = answer.extra or {}
+    return TelecomChatResponse(
+        reply=answer.answer,
+        route=answer.route,
+        last_agent=extra.get("last_agent"),
+        sources=[_citation(c) for c in extra.get("citations") or [] if isinstance(c, dict)],
+        used_tools=[_tool(t) for t in extra.get("used_tools") or [] if isinstance(t, dict)],
+        state_excerpt=dict(extra.get("state_excerpt") or {}),
+    )
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _number(value: Any) -> float | None:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
+
+
+def _citation(citation: dict[str, Any]) -> dict[str, Any]:
+    # Versions come from front matter ("2.1" or 2.1) and scores may be numpy floats.
+    return {
+        **citation,
+        "title": _text(citation.get("title")),
+        "section": _text(citation.get("section")),
+        "file": _text(citation.get("file")),
+        "version": _text(citation.get("version")),
+        "score": _number(citation.get("score")),
+    }
+
+
+def _tool(tool: dict[str, Any]) -> dict[str, Any]:
+    args = tool.get("args")
+    return {
+        **tool,
+        "name": str(tool.get("name") or "?"),
+        "args": dict(args) if isinstance(args, dict) else {},
+        "ok": bool(tool.get("ok")),
+        "output": tool.get("output"),
+        "error": _text(tool.get("error")),
+    }

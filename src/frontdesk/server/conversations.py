@@ -1,0 +1,209 @@
+"""The caller's session and conversations: sign-in, the list of past threads, one thread's
+messages, feedback on an answer, and stopping a turn.
+
+Every route acts for the caller (`identity.caller_of`): a thread that is not theirs is a 404,
+exactly like one that does not exist, so ids can't be probed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from frontdesk.server.deps import resolve_service, services_of, settings_of
+from frontdesk.server.errors import ApiError
+from frontdesk.server.identity import (
+    COOKIE_NAME,
+    Caller,
+    caller_of,
+    identity_of,
+    require_assistant,
+)
+from frontdesk.server.schemas import USER_ID_PATTERN, read_json_body
+
+router = APIRouter()
+CallerDep = Annotated[Caller, Depends(caller_of)]
+NOT_FOUND = "Conversation not found."
+
+
+def thread_store(request: Request):
+    return request.app.state.threads
+
+
+def running_turns(request: Request):
+    return request.app.state.turns
+
+
+def _uuid(value: str) -> str:
+    try:
+        return str(uuid.UUID(value.strip()))
+    except (ValueError, AttributeError):
+        raise ApiError(404, NOT_FOUND) from None
+
+
+async def owned_thread_key(request: Request, caller: Caller, assistant: str, thread_id: str) -> str:
+    """The thread's storage key if the caller owns it; else 404."""
+    require_assistant(caller, assistant)
+    key = caller.thread_key(assistant, _uuid(thread_id))
+    if await thread_store(request).owner(assistant, key) != caller.owner:
+        raise ApiError(404, NOT_FOUND)
+    return key
+
+
+# -- session ----------------------------------------------------------------------------------
+
+
+def _session_body(request: Request, session: dict[str, Any] | None, caller: Caller) -> dict:
+    settings = settings_of(request)
+    demo = {}
+    if settings.demo_sign_in:
+        for name, plugin in request.app.state.plugins.items():
+            if plugin.demo_users is not None:
+                demo[name] = plugin.demo_users(settings)
+    users = dict(session["users"]) if session is not None else dict(caller.users)
+    return {
+        "caller": {"kind": caller.kind, "signed_in": users},
+        "demo_sign_in": settings.demo_sign_in,
+        "demo_users": demo,
+    }
+
+
+def _web_session(request: Request) -> dict[str, Any]:
+    """The browser's session: its cookie's, or a new one (a forged or expired cookie is
+    replaced, not an error: this is how the page recovers)."""
+    identity = identity_of(request)
+    cookie = request.cookies.get(COOKIE_NAME)
+    session = identity.decode(cookie) if cookie else None
+    return session or identity.new_session()
+
+
+@router.get("/session", summary="The caller's session; sets the web UI's cookie when missing.")
+async def get_session(request: Request) -> JSONResponse:
+    if _has_api_key(request):
+        caller = caller_of(request)
+        return JSONResponse(_session_body(request, None, caller))
+    session = _web_session(request)
+    caller = Caller("web", session["sid"], dict(session["users"]))
+    response = JSONResponse(_session_body(request, session, caller))
+    identity_of(request).set_cookie(response, session)
+    return response
+
+
+class SignIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    assistant: str = Field(min_length=1, max_length=64)
+    user_id: str | None = Field(default=None, pattern=USER_ID_PATTERN.pattern)
+
+
+@router.post("/session/sign-in", summary="Demo sign-in as one of an assistant's demo users.")
+async def sign_in(request: Request) -> JSONResponse:
+    body = await read_json_body(request, SignIn)
+    settings = settings_of(request)
+    plugin = request.app.state.plugins.get(body.assistant)
+    if plugin is None:
+        raise ApiError(404, "Unknown assistant.")
+    if not settings.demo_sign_in or plugin.demo_users is None:
+        raise ApiError(403, "Demo sign-in is turned off for this assistant.")
+    if body.user_id not in {u["id"] for u in plugin.demo_users(settings)}:
+        raise ApiError(422, "Choose one of the demo users listed by GET /session.")
+    return _update_session(request, body.assistant, body.user_id)
+
+
+@router.post("/session/sign-out", summary="Forget the demo user signed in for an assistant.")
+async def sign_out(request: Request) -> JSONResponse:
+    body = await read_json_body(request, SignIn)
+    return _update_session(request, body.assistant, None)
+
+
+def _update_session(request: Request, assistant: str, user_id: str | None) -> JSONResponse:
+    if _has_api_key(request):
+        raise ApiError(403, "API-key callers name their end user per request instead.")
+    session = _web_session(request)
+    if user_id is None:
+        session["users"].pop(assistant, None)
+    else:
+        session["users"][assistant] = user_id
+    caller = Caller("web", session["sid"], dict(session["users"]))
+    response = JSONResponse(_session_body(request, session, caller))
+    identity_of(request).set_cookie(response, session)
+    return response
+
+
+def _has_api_key(request: Request) -> bool:
+    return bool(request.headers.get("authorization") or request.headers.get("x-api-key"))
+
+
+# -- conversations ----------------------------------------------------------------------------
+
+
+@router.get("/conversations", summary="The caller's conversations with one assistant.")
+async def list_conversations(
+    request: Request,
+    caller: CallerDep,
+    assistant: Annotated[str, Query(min_length=1, max_length=64)],
+) -> dict[str, Any]:
+    require_assistant(caller, assistant)
+    if assistant not in services_of(request):
+        raise ApiError(404, "Unknown assistant.")
+    threads = await thread_store(request).threads(caller.owner, assistant)
+    return {"conversations": [t.public() for t in threads]}
+
+
+@router.get(
+    "/conversations/{assistant}/{thread_id}",
+    summary="One of the caller's conversations, message by message.",
+    responses={404: {"description": "No such conversation for this caller"}},
+)
+async def get_conversation(
+    request: Request, caller: CallerDep, assistant: str, thread_id: str
+) -> dict[str, Any]:
+    key = await owned_thread_key(request, caller, assistant, thread_id)
+    service = resolve_service(request, assistant)
+    transcript = getattr(service, "transcript", None)
+    messages = await transcript(key) if callable(transcript) else []
+    return {"assistant": assistant, "thread_id": _uuid(thread_id), "messages": messages}
+
+
+class Feedback(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    assistant: str = Field(min_length=1, max_length=64)
+    thread_id: str = Field(min_length=1, max_length=64)
+    turn: int = Field(ge=0, le=10_000)
+    rating: Literal["up", "down"]
+    comment: str | None = Field(default=None, max_length=1000)
+
+
+@router.post(
+    "/feedback",
+    status_code=201,
+    summary="Thumbs up or down on an answer, with an optional comment.",
+    responses={404: {"description": "No such conversation for this caller"}},
+)
+async def add_feedback(request: Request, caller: CallerDep) -> dict[str, int]:
+    body = await read_json_body(request, Feedback)
+    key = await owned_thread_key(request, caller, body.assistant, body.thread_id)
+    comment = body.comment.strip() if body.comment else None
+    feedback_id = await thread_store(request).add_feedback(
+        body.assistant, key, caller.owner, body.turn, body.rating, comment
+    )
+    return {"id": feedback_id}
+
+
+class Cancel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    assistant: str = Field(min_length=1, max_length=64)
+    thread_id: str = Field(min_length=1, max_length=64)
+
+
+@router.post("/chat/cancel", summary="Stop the turn running on one of the caller's threads.")
+async def cancel_turn(request: Request, caller: CallerDep) -> dict[str, bool]:
+    body = await read_json_body(request, Cancel)
+    key = await owned_thread_key(request, caller, body.assistant, body.thread_id)
+    return {"cancelled": running_turns(request).cancel((body.assistant, key))}

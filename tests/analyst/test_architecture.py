@@ -1,0 +1,194 @@
+"""The analyst's layout holds: imports point one way, from the orchestrator down to its parts.
+
+The top level (`service`, `graph`, `nodes`, `state`, `prompts`, `evaluation`) is the orchestrator
+and may use every part. The parts may use only what `ALLOWED` lists, read from their source with
+`ast` (imports inside functions and `TYPE_CHECKING` blocks included), so a part that reaches up
+into the orchestrator or sideways into a part it should not know fails here, not in review.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from frontdesk.assistants import analyst
+
+ROOT = Path(analyst.__file__).parent
+PACKAGE = analyst.__name__
+
+# Part -> what else of the analyst it may import (its own modules are always allowed). A name
+# is a subpackage or a top-level module; `state` and `prompts` are the orchestrator's modules
+# that the SQL agent shares (its state types and its prompt texts), `settings` the analyst's
+# own settings (its limits).
+ALLOWED: dict[str, frozenset[str]] = {
+    "db": frozenset(),
+    "joins": frozenset(),
+    "sql": frozenset({"joins"}),
+    "demo": frozenset({"db"}),
+    "sql_agent": frozenset({"sql", "joins", "db", "state", "prompts", "settings"}),
+}
+# The shared top-level modules the SQL agent imports must not import it back at run time (a
+# `TYPE_CHECKING` import for an annotation is fine), or the two would load each other.
+SHARED = ("state", "prompts")
+
+
+def _module_name(path: Path, root: Path, package: str) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join((package, *parts))
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(node: ast.AST, type_checking: bool) -> Iterator[ast.Import | ast.ImportFrom]:
+    if isinstance(node, ast.Import | ast.ImportFrom):
+        yield node
+        return
+    skip = not type_checking and isinstance(node, ast.If) and _is_type_checking(node)
+    for child in node.orelse if skip else ast.iter_child_nodes(node):
+        yield from _imports(child, type_checking)
+
+
+def imported_modules(
+    path: Path, root: Path, package: str, *, type_checking: bool = True
+) -> set[str]:
+    """Every module `path` imports, as absolute dotted names (relative imports resolved; for
+    `from X import y`, `X.y`, since `y` may be a module)."""
+    module = _module_name(path, root, package)
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in _imports(ast.parse(path.read_text(), str(path)), type_checking=type_checking):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+            continue
+        base = node.module or ""
+        if node.level:
+            anchor = module.split(".")[: len(module.split(".")) - node.level + is_package]
+            base = ".".join([*anchor, base] if base else anchor)
+        found.update(f"{base}.{alias.name}" for alias in node.names)
+    return found
+
+
+def part_of(module: str, package: str) -> str | None:
+    """The analyst part (subpackage or top-level module) `module` belongs to; None outside."""
+    if module == package:
+        return "__init__"
+    if not module.startswith(package + "."):
+        return None
+    return module[len(package) + 1 :].split(".")[0]
+
+
+def violations(root: Path, package: str) -> list[str]:
+    """`file: imports module (part)` for every import a part's rule does not allow."""
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        relative = path.relative_to(root)
+        if len(relative.parts) == 1:
+            continue  # the orchestrator may import anything
+        part = relative.parts[0]
+        allowed = ALLOWED.get(part)
+        if allowed is None:
+            found.append(f"{relative}: part {part!r} has no rule in ALLOWED")
+            continue
+        for target in sorted(imported_modules(path, root, package)):
+            other = part_of(target, package)
+            if other not in (None, part) and other not in allowed:
+                found.append(f"{relative}: imports {target} ({other})")
+    for name in SHARED:
+        path = root / f"{name}.py"
+        for target in sorted(imported_modules(path, root, package, type_checking=False)):
+            if part_of(target, package) not in (None, *SHARED):
+                found.append(f"{name}.py: imports {target} at run time")
+    return found
+
+
+def test_every_part_imports_only_what_its_rule_allows():
+    assert violations(ROOT, PACKAGE) == []
+
+
+def test_the_parts_are_the_subpackages_and_each_says_what_it_is():
+    subpackages = {p.parent for p in ROOT.rglob("*.py") if p.parent != ROOT}
+    assert {p.relative_to(ROOT).parts[0] for p in subpackages} == set(ALLOWED)
+    for folder in subpackages:
+        init = folder / "__init__.py"
+        assert init.exists(), f"{folder.relative_to(ROOT)} has no __init__.py"
+        docstring = ast.get_docstring(ast.parse(init.read_text()))
+        assert docstring, f"{init.relative_to(ROOT)} has no docstring"
+
+
+def test_no_module_is_too_long_to_read():
+    lines = {str(p.relative_to(ROOT)): len(p.read_text().splitlines()) for p in ROOT.rglob("*.py")}
+    assert {name: n for name, n in lines.items() if n > 400} == {}
+
+
+def _write(root: Path, relative: str, text: str) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+@pytest.fixture
+def fake_analyst(tmp_path):
+    """A minimal analyst-shaped tree whose parts follow the rules."""
+    root = tmp_path / "analyst"
+    for name in ("__init__.py", "service.py", "state.py", "prompts.py"):
+        _write(root, name, '"""x"""\n')
+    for part in ALLOWED:
+        _write(root, f"{part}/__init__.py", '"""x"""\n')
+    _write(root, "sql/check.py", f"from {PACKAGE}.joins.graph import Relationship\n")
+    _write(root, "sql_agent/nodes.py", f"from {PACKAGE} import prompts\nfrom ..sql import check\n")
+    return root
+
+
+def test_the_rule_check_passes_a_tree_that_follows_the_rules(fake_analyst):
+    assert violations(fake_analyst, PACKAGE) == []
+
+
+@pytest.mark.parametrize(
+    ("relative", "text", "expected"),
+    [
+        ("sql/executor.py", f"from {PACKAGE}.sql_agent.toolkit import SQLToolkit\n", "sql_agent"),
+        ("sql/executor.py", f"def f():\n    from {PACKAGE} import service\n", "service"),
+        ("joins/paths.py", "from ..sql import check\n", "sql"),
+        ("joins/paths.py", "from .. import state\n", "state"),
+        ("db/engine.py", f"import {PACKAGE}.demo.build\n", "demo"),
+        ("demo/data/common.py", "from ...sql.check import validate\n", "sql"),
+        ("sql_agent/nodes.py", f"from {PACKAGE}.nodes import route\n", "nodes"),
+        ("sql_agent/nodes.py", f"from {PACKAGE} import evaluation\n", "evaluation"),
+        (
+            "sql/repair.py",
+            "if TYPE_CHECKING:\n    from ..sql_agent import toolkit\n",
+            "sql_agent",
+        ),
+    ],
+)
+def test_the_rule_check_catches_an_import_against_the_direction(
+    fake_analyst, relative, text, expected
+):
+    _write(fake_analyst, relative, text)
+    found = violations(fake_analyst, PACKAGE)
+    assert len(found) == 1 and found[0].startswith(relative) and f"({expected})" in found[0]
+
+
+def test_the_rule_check_catches_a_shared_module_importing_the_agent_at_run_time(fake_analyst):
+    type_only = "if TYPE_CHECKING:\n    from .sql_agent import toolkit\n"
+    _write(fake_analyst, "state.py", type_only)
+    assert violations(fake_analyst, PACKAGE) == []
+    _write(fake_analyst, "state.py", "from .sql_agent import toolkit\n")
+    expected = f"state.py: imports {PACKAGE}.sql_agent.toolkit at run time"
+    assert violations(fake_analyst, PACKAGE) == [expected]
+
+
+def test_the_rule_check_wants_a_rule_for_every_new_part(fake_analyst):
+    _write(fake_analyst, "cache/__init__.py", '"""x"""\n')
+    expected = "cache/__init__.py: part 'cache' has no rule in ALLOWED"
+    assert violations(fake_analyst, PACKAGE) == [expected]
