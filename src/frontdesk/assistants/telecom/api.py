@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from frontdesk.assistants.base import Answer, AssistantService
 from frontdesk.errors import FrontdeskError
+from frontdesk.llm.turn_clock import turn_clock_scope
 from frontdesk.server.deps import service_for, settings_of
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import identity_of
@@ -31,7 +32,6 @@ from frontdesk.server.schemas import (
     check_user_id,
     read_json_body,
 )
-from frontdesk.llm.turn_clock import turn_clock_scope
 from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
 from frontdesk.server.turns import plan_turn
 
