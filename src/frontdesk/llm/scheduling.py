@@ -4,7 +4,7 @@ The embedded model runs a few calls at once (one per KV-cache slot at most); eve
 waits here. The order is:
 
 - by priority: interactive turns (a person is waiting) before background work (evaluations,
-  ingestion-time checks, the analyst's join validation);
+  ingestion-time checks, an assistant's start-up validation with the model);
 - within a priority, round-robin between callers: the caller served longest ago (or never)
   goes first, so a caller with twenty calls waiting cannot hold back one with a single call;
 - within a caller, the oldest turn first: a turn's second call (a validation after the answer)

@@ -1,8 +1,8 @@
 """Admission for turns: a bound on turns in progress, and whose turn each one is.
 
-A turn (the routes tagged "chat": `POST /chat`, `/telecom/chat`, `/internal/chat/stream`) that the machine cannot start
-yet waits in the embedded model's fair queue; its time limit does not run while it waits. What
-bounds that wait is this bound: beyond `queue_max_turns` turns in progress, a new one gets
+A turn (a route tagged "chat": `POST /chat` and the assistants' own) that the machine cannot
+start yet waits in the embedded model's fair queue; its time limit does not run while it waits.
+What bounds that wait is this bound: beyond `queue_max_turns` turns in progress, a new one gets
 503 with `Retry-After` at once, and the turns already admitted keep being served.
 
 Each admitted turn runs in `caller_scope(client address, INTERACTIVE)`, so its model calls go
