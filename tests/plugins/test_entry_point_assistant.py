@@ -83,3 +83,17 @@ def test_its_commands_join_the_cli(echo_installed):
         timeout=120,
     )
     assert "echo — Echo desk" in listing.stdout
+
+
+def test_lazy_imports_its_target_only_when_called():
+    import sys
+
+    from frontdesk.assistants.plugin import lazy
+
+    sys.modules.pop("colorsys", None)
+    convert = lazy("colorsys:rgb_to_hsv")
+    assert "colorsys" not in sys.modules
+    assert convert(1.0, 0.0, 0.0) == (0.0, 1.0, 1.0)
+    assert "colorsys" in sys.modules
+    with pytest.raises(ValueError, match="module:attribute"):
+        lazy("colorsys.rgb_to_hsv")

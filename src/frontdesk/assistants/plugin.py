@@ -94,3 +94,20 @@ class AssistantPlugin:
             "ui": f"/ui/assistants/{self.name}.js" if self.web_module else None,
             "signs_in": self.demo_users is not None,
         }
+
+
+def lazy(target: str) -> Callable[..., Any]:
+    """`"package.module:attribute"` as a callable that imports it on first call, so a plug-in
+    module can name its service builder, router or commands without importing the graph."""
+    module_name, _, attribute = target.partition(":")
+    if not module_name or not attribute:
+        raise ValueError(f"lazy target must be 'module:attribute', got {target!r}")
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(module_name), attribute)(*args, **kwargs)
+
+    call.__name__ = attribute
+    call.__qualname__ = f"lazy({target})"
+    return call

@@ -44,7 +44,12 @@ from frontdesk.server.middleware import (
     SecurityHeadersMiddleware,
     request_id_of,
 )
-from frontdesk.server.schemas import ChatRequest, read_chat_request
+from frontdesk.server.schemas import (
+    ChatRequest,
+    json_request_body,
+    read_chat_request,
+    turn_responses,
+)
 from frontdesk.server.streaming import chat_sse_stream, sse_message
 from frontdesk.server.turns import RunningTurns, plan_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
@@ -148,25 +153,13 @@ def _add_routes(app: FastAPI) -> None:
         "/chat",
         tags=["chat"],
         response_class=Response,
-        openapi_extra={
-            "requestBody": {
-                "required": True,
-                "content": {"application/json": {"schema": ChatRequest.model_json_schema()}},
-            }
-        },
-        responses={
-            200: {
+        openapi_extra=json_request_body(ChatRequest),
+        responses=turn_responses(
+            _200={
                 "description": "metadata, token*|replace, sources, done (or error)",
                 "content": {"text/event-stream": {}},
-            },
-            401: {"description": "Unknown API key, or a forged or expired session cookie"},
-            403: {"description": "The API key may not use this assistant"},
-            404: {"description": "Unknown assistant, or a conversation that is not the caller's"},
-            413: {"description": "Request body too large"},
-            422: {"description": "Invalid request"},
-            429: {"description": "Rate limited; see Retry-After"},
-            503: {"description": "Assistant not ready, or too busy; see Retry-After"},
-        },
+            }
+        ),
         summary="Ask the assistant; the answer streams back as server-sent events.",
     )
     async def chat(request: Request) -> EventSourceResponse:

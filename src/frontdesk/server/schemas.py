@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
@@ -154,3 +154,29 @@ def _too_large() -> ApiError:
 
 def _body_error(kind: str) -> RequestValidationError:
     return RequestValidationError([{"type": kind, "loc": ("body",), "msg": "invalid body"}])
+
+
+def json_request_body(model: type[BaseModel]) -> dict[str, Any]:
+    """The `openapi_extra` documenting a body read by hand (`read_json_body`) as `model`."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }
+
+
+def turn_responses(**extra: dict[str, Any]) -> dict[int | str, dict[str, Any]]:
+    """The answers every route that runs a turn may give, plus the route's own (`extra`, by
+    status code as `_200=...`)."""
+    common: dict[int | str, dict[str, Any]] = {
+        401: {"description": "Unknown API key, or a forged or expired session cookie"},
+        403: {"description": "The API key may not use this assistant"},
+        404: {"description": "Unknown assistant, or a conversation that is not the caller's"},
+        413: {"description": "Request body too large"},
+        422: {"description": "Invalid request"},
+        429: {"description": "Rate limited; see Retry-After"},
+        503: {"description": "Assistant not ready, or too busy; see Retry-After"},
+    }
+    common.update({int(code.lstrip("_")): value for code, value in extra.items()})
+    return common

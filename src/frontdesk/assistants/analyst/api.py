@@ -31,7 +31,12 @@ from frontdesk.assistants.base import AssistantService
 from frontdesk.server.deps import service_for, settings_of
 from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
-from frontdesk.server.schemas import MAX_MESSAGE_CHARS, read_json_body
+from frontdesk.server.schemas import (
+    MAX_MESSAGE_CHARS,
+    json_request_body,
+    read_json_body,
+    turn_responses,
+)
 from frontdesk.server.streaming import chat_sse_stream
 from frontdesk.server.turns import plan_turn
 
@@ -125,23 +130,13 @@ ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
     "/internal/chat/stream",
     tags=["chat"],
     response_class=Response,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": InternalChatRequest.model_json_schema()}},
-        }
-    },
-    responses={
-        200: {
+    openapi_extra=json_request_body(InternalChatRequest),
+    responses=turn_responses(
+        _200={
             "description": "data: route_decision, tool_start, token*, complete (or error)",
             "content": {"text/event-stream": {}},
         },
-        404: {"description": "The analyst assistant is not loaded"},
-        413: {"description": "Request body too large"},
-        422: {"description": "Invalid request"},
-        429: {"description": "Rate limited; see Retry-After"},
-        503: {"description": "Assistant not ready"},
-    },
+    ),
     summary="Ask the data analyst (seed 002's internal API); events stream back as SSE.",
 )
 async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSourceResponse:

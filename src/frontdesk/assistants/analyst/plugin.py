@@ -7,27 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget
+from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget, lazy
 
 HERE = Path(__file__).parent
-
-
-async def build_service(settings, models):
-    from frontdesk.assistants.analyst.service import build_service as build
-
-    return await build(settings, models)
-
-
-def open_knowledge(settings, models, **options):
-    from frontdesk.assistants.analyst.service import open_knowledge as open_
-
-    return open_(settings, models, **options)
-
-
-def build_router(settings, models, knowledge, **options):
-    from frontdesk.assistants.analyst.service import build_router as build
-
-    return build(settings, models, knowledge, **options)
 
 
 def sql_target(settings, models) -> EvalTarget:
@@ -48,9 +30,9 @@ PLUGIN = AssistantPlugin(
     title="Data analyst",
     description="Questions about your business data, answered with SQL you can inspect.",
     order=20,
-    build_service=build_service,
-    open_knowledge=open_knowledge,
-    build_router=build_router,
+    build_service=lazy("frontdesk.assistants.analyst.service:build_service"),
+    open_knowledge=lazy("frontdesk.assistants.analyst.service:open_knowledge"),
+    build_router=lazy("frontdesk.assistants.analyst.service:build_router"),
     eval_dir=HERE / "data" / "eval",
     eval_targets={"sql": sql_target},
     api_router=api_router,

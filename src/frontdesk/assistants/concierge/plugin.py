@@ -7,27 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontdesk.assistants.plugin import AssistantPlugin
+from frontdesk.assistants.plugin import AssistantPlugin, lazy
 
 HERE = Path(__file__).parent
-
-
-async def build_service(settings, models):
-    from frontdesk.assistants.concierge.service import build_service as build
-
-    return await build(settings, models)
-
-
-def open_knowledge(settings, models, **options):
-    from frontdesk.assistants.concierge.service import open_knowledge as open_
-
-    return open_(settings, models, **options)
-
-
-def build_router(settings, models, knowledge, **options):
-    from frontdesk.assistants.concierge.service import build_router as build
-
-    return build(settings, models, knowledge, **options)
 
 
 PLUGIN = AssistantPlugin(
@@ -35,9 +17,9 @@ PLUGIN = AssistantPlugin(
     title="Resort concierge",
     description="Questions about the resort: hours, dining, rooms, shows and amenities.",
     order=0,
-    build_service=build_service,
-    open_knowledge=open_knowledge,
-    build_router=build_router,
+    build_service=lazy("frontdesk.assistants.concierge.service:build_service"),
+    open_knowledge=lazy("frontdesk.assistants.concierge.service:open_knowledge"),
+    build_router=lazy("frontdesk.assistants.concierge.service:build_router"),
     eval_dir=HERE / "data" / "eval",
     web_module=HERE / "web" / "concierge.js",
     topics={

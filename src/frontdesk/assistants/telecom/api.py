@@ -30,7 +30,9 @@ from frontdesk.server.schemas import (
     USER_ID_PATTERN,
     check_message,
     check_user_id,
+    json_request_body,
     read_json_body,
+    turn_responses,
 )
 from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
 from frontdesk.server.turns import plan_turn
@@ -137,21 +139,11 @@ ThisService = Annotated[AssistantService, Depends(service_for("telecom"))]
     "/telecom/chat",
     tags=["chat"],
     response_model=TelecomChatResponse,
-    openapi_extra={
-        "requestBody": {
-            "required": True,
-            "content": {"application/json": {"schema": TelecomChatRequest.model_json_schema()}},
-        }
-    },
-    responses={
-        404: {"description": "The telecom assistant is not loaded"},
-        413: {"description": "Request body too large"},
-        422: {"description": "Invalid request"},
-        429: {"description": "Rate limited; see Retry-After"},
-        500: {"description": "The turn failed; the body says so in one sentence"},
-        503: {"description": "Assistant not ready"},
-        504: {"description": "The turn took longer than the configured timeout"},
-    },
+    openapi_extra=json_request_body(TelecomChatRequest),
+    responses=turn_responses(
+        _500={"description": "The turn failed; the body says so in one sentence"},
+        _504={"description": "The turn ran longer than the configured time limit"},
+    ),
     summary="One telecom support turn (technical, billing or fallback), answered as JSON.",
 )
 async def telecom_chat(request: Request, _ready: ThisService) -> TelecomChatResponse:

@@ -7,27 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget
+from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget, lazy
 
 HERE = Path(__file__).parent
-
-
-async def build_service(settings, models):
-    from frontdesk.assistants.telecom.service import build_service as build
-
-    return await build(settings, models)
-
-
-def open_knowledge(settings, models, **options):
-    from frontdesk.assistants.telecom.service import open_knowledge as open_
-
-    return open_(settings, models, **options)
-
-
-def build_router(settings, models, knowledge, **options):
-    from frontdesk.assistants.telecom.service import build_router as build
-
-    return build(settings, models, knowledge, **options)
 
 
 def no_context_target(settings, models) -> EvalTarget:
@@ -55,20 +37,14 @@ def cli():
     return app
 
 
-def demo_users(settings) -> list[dict[str, str]]:
-    from frontdesk.assistants.telecom.service import demo_customers
-
-    return demo_customers(settings)
-
-
 PLUGIN = AssistantPlugin(
     name="telecom",
     title="Telecom support",
     description="Internet and mobile troubleshooting, plans, invoices and refunds (EN/PL).",
     order=10,
-    build_service=build_service,
-    open_knowledge=open_knowledge,
-    build_router=build_router,
+    build_service=lazy("frontdesk.assistants.telecom.service:build_service"),
+    open_knowledge=lazy("frontdesk.assistants.telecom.service:open_knowledge"),
+    build_router=lazy("frontdesk.assistants.telecom.service:build_router"),
     eval_dir=HERE / "data" / "eval",
     eval_targets={"no_context": no_context_target, "tools": tools_target},
     # Retrieval is evaluated at the depth the agent retrieves (recall@8).
@@ -81,5 +57,5 @@ PLUGIN = AssistantPlugin(
         "billing": "Plans and billing",
         "unknown": "Something else",
     },
-    demo_users=demo_users,
+    demo_users=lazy("frontdesk.assistants.telecom.service:demo_customers"),
 )
