@@ -102,6 +102,20 @@ async def test_a_turn_is_queued_as_its_client_address_at_interactive_priority(
     assert service.callers == [("127.0.0.1", Priority.INTERACTIVE)]
 
 
+async def test_a_signed_in_caller_is_queued_as_itself_not_its_address(settings, start):
+    settings.api_keys = {"crm": {"key": "crm-key-0123456789abcdef"}}
+    service = QueuedService("concierge", CallScheduler(1))
+    bearer = {"Authorization": "Bearer crm-key-0123456789abcdef"}
+    async with start(settings, service) as client:
+        await client.post("/chat", json={"message": "hi", "user_id": "u1"}, headers=bearer)
+        await client.post("/chat", json={"message": "hi"}, headers=bearer)
+        await client.get("/session")  # the browser's cookie, kept by the client
+        await client.post("/chat", json={"message": "hi"})
+    callers = [caller for caller, _priority in service.callers]
+    assert callers[:2] == ["key:crm/u1", "key:crm"]
+    assert callers[2].startswith("web:") and callers[2] != "127.0.0.1"
+
+
 async def test_health_ready_reports_the_model_queue(settings, start):
     scheduler = CallScheduler(1)
     busy = scheduler.acquire_blocking()

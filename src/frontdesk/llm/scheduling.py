@@ -67,6 +67,12 @@ def caller_scope(caller_id: str, priority: Priority = Priority.INTERACTIVE) -> I
         _caller.reset(caller_token)
 
 
+def name_caller(caller_id: str) -> None:
+    """From here to the end of the current `caller_scope` (the request), model calls are
+    queued as `caller_id`'s: the server names the authenticated caller once it knows it."""
+    _caller.set(caller_id)
+
+
 def current_caller() -> tuple[str, Priority]:
     return _caller.get(), _priority.get()
 

@@ -19,6 +19,7 @@ from fastapi import Request
 
 from frontdesk.agentkit import permissions
 from frontdesk.assistants.base import AssistantService
+from frontdesk.llm.scheduling import name_caller
 from frontdesk.server.deps import resolve_service
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, require_assistant
@@ -126,6 +127,11 @@ async def plan_turn(
     # For the rest of this request: the turn (and the stream it returns) sees what the
     # caller may see.
     permissions.grant(caller.permissions)
+    if caller.kind != "local":
+        # Fair turns between people, not addresses (many users share a proxy's address); the
+        # anonymous local callers stay apart by address.
+        user = caller.user_for(assistant) if caller.kind == "key" else None
+        name_caller(f"{caller.owner}/{user}" if user else caller.owner)
     key = caller.thread_key(assistant, thread_id)
     if not await request.app.state.threads.claim(assistant, key, thread_id, caller.owner, message):
         raise ApiError(404, "Conversation not found.")
