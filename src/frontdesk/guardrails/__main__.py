@@ -19,38 +19,21 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from frontdesk.guardrails import datasets
 from frontdesk.guardrails.audit import audit_input
+from frontdesk.guardrails.datasets import DatasetError
 
 LABELS = ("injection", "benign", "unsafe")
 DEFAULT_APART = ("bipia-text-task-irrelevant",)
 
 
-class DatasetError(ValueError):
-    """A labelled file that cannot be measured; the message names the file and line."""
-
-
-def _parse_row(line: str, where: str) -> dict[str, str]:
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as error:
-        raise DatasetError(f"{where}: not valid JSON ({error.msg})") from None
-    text = row.get("text") if isinstance(row, dict) else None
-    if type(text) is not str:
-        raise DatasetError(f"{where}: expected an object with a string 'text'")
-    if row.get("label") not in LABELS:
-        raise DatasetError(f"{where}: label must be one of {LABELS}, got {row.get('label')!r}")
-    row.setdefault("source", "unknown")
-    return row
-
-
 def load_rows(path: Path) -> list[dict[str, str]]:
-    """Read and validate the labelled rows; a bad line is reported with its number."""
-    with path.open(encoding="utf-8") as handle:
-        return [
-            _parse_row(line, f"{path}:{number}")
-            for number, line in enumerate(handle, start=1)
-            if line.strip()
-        ]
+    """Read and validate the labelled rows (`datasets.load_rows`: a bad line is reported with
+    its number), as the dicts this report counts."""
+    return [
+        {"text": row.text, "label": row.label, "source": row.source}
+        for row in datasets.load_rows(path)
+    ]
 
 
 def _rate(hits: int, total: int) -> float | None:
