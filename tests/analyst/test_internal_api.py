@@ -132,3 +132,12 @@ async def test_personal_data_only_for_a_key_granted_it(analyst, tmp_path):
         assert "personal data" in refused.text
     rows = data_events(granted.text)[-1]["final_structured_data"]
     assert rows and all(isinstance(row["firstName"], str) for row in rows)
+
+
+def test_the_seed_stream_shows_the_queue_place():
+    from frontdesk.assistants.analyst.api import SeedEventEncoder
+
+    encode = SeedEventEncoder()
+    message = encode("progress", {"stage": "queue", "position": 2, "waiting": 5})
+    assert json.loads(message["data"]) == {"event": "queue", "position": 2, "waiting": 5}
+    assert encode("progress", {"stage": "unknown"}) is None

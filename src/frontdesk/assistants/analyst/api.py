@@ -10,7 +10,8 @@ SSE `data:` lines, each a JSON object named by its `event` field:
     {"event": "complete", "stats": {...}, "final_structured_data": [...], "sql": "..."}
     {"event": "error", "message": "..."}
 
-Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent works, and
+Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent works,
+`{"event": "queue", "position": 2, "waiting": 5}` while the turn waits for the model, and
 `{"event": "replace", "channel": "final", "content": ...}` when the final answer is not what
 was streamed (a checked answer rewritten from the rows, a fixed reply). The stream's guarantees
 (timeout, one error, nothing after the end) are the core's (`chat_sse_stream`).
@@ -90,6 +91,10 @@ class SeedEventEncoder:
                 return {"event": "tool_start", "tool": data.get("tool")}
             if stage == "step":
                 return {"event": "step", "step": data.get("step")}
+            if stage == "queue":
+                # Beyond the seed, like `step`: the turn waits for the model (1: next).
+                return {"event": "queue", "position": data.get("position"),
+                        "waiting": data.get("waiting")}
             return None
         if event == "token":
             self.tokens += 1
