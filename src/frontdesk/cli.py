@@ -192,9 +192,15 @@ def ask(
 
     settings = _settings(assistant)
     _plugin(settings.assistant)
+    from frontdesk.server.schemas import check_encodable
+
     text = message.strip()
     if not text or len(text) > 4096:
         raise _fail("the message must be 1-4096 characters")
+    try:
+        check_encodable(text)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
     # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
     if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
         raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
@@ -226,6 +232,8 @@ def chat(
     import re
 
     from rich.markup import escape
+
+    from frontdesk.server.schemas import check_encodable
 
     settings = _settings(assistant)
     _plugin(settings.assistant)
@@ -260,6 +268,11 @@ def chat(
                 continue
             if not line or len(line) > 4096:
                 out.print("[yellow]messages are 1-4096 characters[/]")
+                continue
+            try:
+                check_encodable(line)
+            except ValueError as exc:
+                out.print(f"[yellow]{escape(str(exc))}[/]")
                 continue
             label = escape(getattr(service, "name", None) or settings.assistant)
             out.print(f"[bold cyan]{label}>[/] ", end="")

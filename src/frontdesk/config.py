@@ -105,6 +105,11 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     environment: str = "development"
 
+    # Reverse proxies whose X-Forwarded-For names the client (rate limits, logs). Empty: the
+    # connection's own address counts, so no client can pick its rate-limit key or forge the
+    # addresses in the logs by sending the header.
+    trusted_proxies: list[str] = []
+
     # Who may call the API. "open": a request without credentials acts as the local operator
     # (one shared identity, like the CLI: `make run` on a laptop just works); "required":
     # every request needs the web UI's session cookie or an API key (a server on a network).

@@ -163,3 +163,30 @@ async def test_oversized_chunked_body_without_length_is_413(client):
     assert "content-length" not in response.request.headers
     assert response.status_code == 413
     await assert_still_serving(client)
+
+
+async def test_a_lone_surrogate_is_a_clear_422_and_the_server_keeps_serving(
+    settings, service, start
+):
+    """JSON may carry "\\ud800"; no tokenizer or database can encode it."""
+    from tests.server.test_telecom_api import FakeTelecom
+
+    from frontdesk.assistants.analyst.api import InternalInput
+
+    telecom = FakeTelecom()
+    headers = {"content-type": "application/json"}
+    async with start(settings, service, telecom) as client:
+        chat = await client.post("/chat", content='{"message": "a\\ud800b"}', headers=headers)
+        support = await client.post(
+            "/telecom/chat",
+            content='{"session_id": "s1", "message": "a\\ud800b"}',
+            headers=headers,
+        )
+        after = await client.post("/chat", json={"message": "still there?"})
+    for refused in (chat, support):
+        assert refused.status_code == 422, refused.text
+        assert "surrogate" in refused.text
+    assert service.calls == [("still there?", service.calls[0][1])] and not telecom.calls
+    assert after.status_code == 200
+    with pytest.raises(ValueError):  # pydantic refuses it for the analyst's body too
+        InternalInput(message="a\udc00")

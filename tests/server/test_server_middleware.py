@@ -234,3 +234,48 @@ async def test_cors_allows_only_configured_origins(settings, make_service, start
     assert allowed.status_code == 200
     assert allowed.headers["access-control-allow-origin"] == "http://localhost:8080"
     assert "access-control-allow-origin" not in refused.headers
+
+
+async def test_forwarded_for_is_believed_only_from_configured_proxies(settings, service):
+    """From a loopback client, a rotating X-Forwarded-For must not give a fresh rate-limit
+    bucket (nor forge the logged address) unless that client is a configured proxy."""
+    import socket
+
+    import uvicorn
+
+    from frontdesk.server.app import create_app, uvicorn_options
+
+    async def factory(_settings):
+        return {service.name: service}
+
+    async def three_requests(proxies: list[str]) -> list[int]:
+        settings.rate_limit_chat_per_minute = 2
+        settings.trusted_proxies = proxies
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            settings.port = probe.getsockname()[1]
+        settings.host = "127.0.0.1"
+        options = uvicorn_options(settings)
+        server = uvicorn.Server(uvicorn.Config(create_app(settings, service_factory=factory),
+                                               **{**options, "log_level": "warning"}))
+        task = asyncio.create_task(server.serve())
+        try:
+            while not server.started:
+                await asyncio.sleep(0.05)
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{settings.port}") as client:
+                codes = []
+                for n in range(3):
+                    response = await client.post(
+                        "/chat",
+                        json={"message": "hi"},
+                        headers={"X-Forwarded-For": f"203.0.113.{n}"},
+                    )
+                    codes.append(response.status_code)
+                return codes
+        finally:
+            server.should_exit = True
+            await task
+
+    assert uvicorn_options(settings)["proxy_headers"] is False
+    assert await three_requests([]) == [200, 200, 429]
+    assert await three_requests(["127.0.0.1"]) == [200, 200, 200]

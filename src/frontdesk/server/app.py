@@ -261,14 +261,21 @@ def serve(settings: Settings | None = None) -> None:
 
     settings = settings or get_settings()
     configure_logging(settings)
-    uvicorn.run(
-        create_app(settings),
-        host=settings.host,
-        port=settings.port,
-        log_level=settings.log_level.lower(),
-        access_log=False,  # RequestLoggingMiddleware logs every request already
-        proxy_headers=True,  # client IPs (rate limit, logs) from a trusted local proxy
-    )
+    uvicorn.run(create_app(settings), **uvicorn_options(settings))
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """How uvicorn serves the app. X-Forwarded-For is believed only from the configured
+    proxies (`FRONTDESK_TRUSTED_PROXIES`); by default from nobody."""
+    proxies = [p.strip() for p in settings.trusted_proxies if p.strip()]
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": settings.log_level.lower(),
+        "access_log": False,  # RequestLoggingMiddleware logs every request already
+        "proxy_headers": bool(proxies),
+        "forwarded_allow_ips": ",".join(proxies) if proxies else None,
+    }
 
 
 def configure_logging(settings: Settings) -> None:

@@ -85,8 +85,21 @@ def check_message(value: str) -> str:
     text = value.strip()
     if not text:
         raise ValueError("message must not be empty")
+    check_encodable(text)
     if len(text) > MAX_MESSAGE_CHARS:
         raise ValueError(f"message is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}")
+    return text
+
+
+def check_encodable(text: str) -> str:
+    """Text that is valid Unicode: JSON allows a lone UTF-16 surrogate ("\\ud800"), which no
+    tokenizer, database or log can encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(
+            "message holds an invalid character (a lone UTF-16 surrogate); send valid text"
+        ) from None
     return text
 
 

@@ -34,6 +34,7 @@ from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
 from frontdesk.server.schemas import (
     MAX_MESSAGE_CHARS,
+    check_encodable,
     json_request_body,
     read_json_body,
     turn_responses,
@@ -54,7 +55,7 @@ class InternalInput(_Strict):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("message must not be blank")
-        return value
+        return check_encodable(value)
 
 
 class InternalConversation(_Strict):
