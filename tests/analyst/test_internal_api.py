@@ -141,3 +141,11 @@ def test_the_seed_stream_shows_the_queue_place():
     message = encode("progress", {"stage": "queue", "position": 2, "waiting": 5})
     assert json.loads(message["data"]) == {"event": "queue", "position": 2, "waiting": 5}
     assert encode("progress", {"stage": "unknown"}) is None
+
+
+def test_a_stopped_turn_ends_the_seed_stream_with_cancelled():
+    from frontdesk.assistants.analyst.api import SeedEventEncoder
+    from frontdesk.server.turns import cancelled_message
+
+    message = cancelled_message(SeedEventEncoder())
+    assert json.loads(message["data"]) == {"event": "cancelled"}

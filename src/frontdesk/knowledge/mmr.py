@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from frontdesk.guardrails.screening import screen_untrusted
 from frontdesk.knowledge.index import KnowledgeIndex
 
 STATS_FILE = "stats.json"
@@ -147,7 +148,9 @@ class MMRRetriever:
             seen.add(key)
             hits.append(
                 {
-                    "content": doc.page_content,
+                    # Screened like every retriever's hits (knowledge/retriever.py): a planted
+                    # instruction never reaches a prompt; cached per chunk text.
+                    "content": screen_untrusted(doc.page_content).text,
                     "metadata": dict(doc.metadata),
                     "score": round(float(scores[row]), 4),
                 }

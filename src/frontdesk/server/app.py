@@ -175,6 +175,7 @@ def _add_routes(app: FastAPI) -> None:
             body.message,
             regenerate=body.regenerate,
         )
+        encode = plan.with_public_metadata(sse_message)
         stream = chat_sse_stream(
             plan.service,
             body.message,
@@ -182,9 +183,9 @@ def _add_routes(app: FastAPI) -> None:
             timeout_s=settings_of(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
             user_id=plan.user_id,
-            encode=plan.with_public_metadata(sse_message),
+            encode=encode,
         )
-        turns = request.app.state.turns.run((name, plan.thread_key), stream)
+        turns = request.app.state.turns.run((name, plan.thread_key), stream, encode=encode)
         return EventSourceResponse(turns)  # sets Cache-Control: no-store itself
 
     @app.get("/health", summary="Overall status; always 200, the body says degraded.")

@@ -21,6 +21,7 @@ from frontdesk.server.identity import (
     Caller,
     caller_of,
     identity_of,
+    presented_key,
     require_assistant,
 )
 from frontdesk.server.schemas import USER_ID_PATTERN, read_json_body
@@ -83,7 +84,7 @@ def _web_session(request: Request) -> dict[str, Any]:
 
 @router.get("/session", summary="The caller's session; sets the web UI's cookie when missing.")
 async def get_session(request: Request) -> JSONResponse:
-    if _has_api_key(request):
+    if presented_key(request) is not None:
         caller = caller_of(request)
         return JSONResponse(_session_body(request, None, caller))
     session = _web_session(request)
@@ -121,7 +122,7 @@ async def sign_out(request: Request) -> JSONResponse:
 
 
 def _update_session(request: Request, assistant: str, user_id: str | None) -> JSONResponse:
-    if _has_api_key(request):
+    if presented_key(request) is not None:
         raise ApiError(403, "API-key callers name their end user per request instead.")
     session = _web_session(request)
     if user_id is None:
@@ -132,10 +133,6 @@ def _update_session(request: Request, assistant: str, user_id: str | None) -> JS
     response = JSONResponse(_session_body(request, session, caller))
     identity_of(request).set_cookie(response, session)
     return response
-
-
-def _has_api_key(request: Request) -> bool:
-    return bool(request.headers.get("authorization") or request.headers.get("x-api-key"))
 
 
 # -- conversations ----------------------------------------------------------------------------

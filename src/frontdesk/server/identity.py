@@ -151,7 +151,7 @@ class Identity:
 
         Raises 401 for an unknown key, a forged or expired cookie, or no credentials when
         they are required."""
-        presented = _presented_key(request)
+        presented = presented_key(request)
         if presented is not None:
             # Looked up by the key's SHA-256: a timing difference tells nothing about a key.
             name = self._by_digest.get(hashlib.sha256(presented.encode()).hexdigest())
@@ -182,7 +182,8 @@ class Identity:
 _BEARER = {"WWW-Authenticate": "Bearer"}
 
 
-def _presented_key(request: Request) -> str | None:
+def presented_key(request: Request) -> str | None:
+    """The API key the request carries (Bearer or X-API-Key), if any."""
     header = request.headers.get("authorization", "")
     if header[:7].lower() == "bearer ":
         return header[7:].strip()

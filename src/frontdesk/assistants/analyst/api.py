@@ -11,7 +11,8 @@ SSE `data:` lines, each a JSON object named by its `event` field:
     {"event": "error", "message": "..."}
 
 Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent works,
-`{"event": "queue", "position": 2, "waiting": 5}` while the turn waits for the model, and
+`{"event": "queue", "position": 2, "waiting": 5}` while the turn waits for the model,
+`{"event": "cancelled"}` when the caller stopped the turn (`POST /chat/cancel`), and
 `{"event": "replace", "channel": "final", "content": ...}` when the final answer is not what
 was streamed (a checked answer rewritten from the rows, a fixed reply). The stream's guarantees
 (timeout, one error, nothing after the end) are the core's (`chat_sse_stream`).
@@ -123,6 +124,9 @@ class SeedEventEncoder:
             if data.get("request_id"):
                 payload["request_id"] = data["request_id"]
             return payload
+        if event == "done" and data.get("cancelled"):
+            # Beyond the seed: the caller stopped the turn (POST /chat/cancel).
+            return {"event": "cancelled"}
         return None  # metadata and done have no counterpart in the seed's stream
 
 
@@ -153,6 +157,7 @@ async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSo
     # is configured with one, else the request's; the user namespaces the key (Caller).
     company = caller.company or conversation.company_id or "-"
     plan = await plan_turn(request, caller, NAME, f"{company}:{conversation.id}", body.input.message)
+    encode = SeedEventEncoder()
     stream = chat_sse_stream(
         plan.service,
         body.input.message,
@@ -160,7 +165,7 @@ async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSo
         timeout_s=settings_of(request).sse_timeout_s,
         request_id=request_id_of(request.scope),
         user_id=plan.user_id,
-        encode=SeedEventEncoder(),
+        encode=encode,
     )
-    turns = request.app.state.turns.run((NAME, plan.thread_key), stream)
+    turns = request.app.state.turns.run((NAME, plan.thread_key), stream, encode=encode)
     return EventSourceResponse(turns)

@@ -86,7 +86,8 @@ def open_knowledge(
     if report is not None:
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=TelecomSettings.of(settings).gate_threshold))
+    threshold = TelecomSettings.of(settings).gate_threshold
+    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=threshold))
     return Knowledge(corpus, index, retriever), report
 
 
@@ -329,10 +330,6 @@ def tools_target(settings: Settings, models: Models):
         return (decision.tool if decision.ready else None), decision.args
 
     return decide
-
-
-
-
 
 
 def index_stats(settings: Settings) -> dict[str, Any]:
