@@ -23,6 +23,7 @@ DINNER_A = (
 )
 SPA_A = "The Tidewater Spa offers massages, facials and a eucalyptus steam room, 9 am to 8 pm."
 GREETING = "Hello! I'm the virtual concierge for Seaside Grand Hotel. How can I help you today?"
+BARE_URL_TEXT = "For anything else, call 1-888-226-7711 or visit https://mohegansun.com."
 HOSTILE_TEXT = (
     'Here is **bold** text.\n\n<img src=x onerror="window.__xss=1"> and '
     "[click me](javascript:window.__xss=2) and [the site](https://example.com/spa).\n\n"
@@ -151,6 +152,11 @@ class ScriptedConcierge(ScriptedService):
                 yield ChatEvent("progress", {"stage": "queue", "position": position, "waiting": 3})
                 await asyncio.sleep(0.01)
             await self.wait_gate()
+        if "website" in lowered:  # a bare URL, as the out-of-time answer gives the resort's site
+            yield ChatEvent("replace", {"content": BARE_URL_TEXT})
+            yield ChatEvent("sources", {"sources": [], "items": [], "documents": []})
+            yield ChatEvent("done", {"done": True})
+            return
         if "hostile" in lowered:
             yield ChatEvent("replace", {"content": HOSTILE_TEXT})
             yield ChatEvent(

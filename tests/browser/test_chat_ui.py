@@ -181,6 +181,18 @@ def test_markdown_renders_and_hostile_input_stays_text(page):
     assert page.evaluate("window.__xss") == 0
 
 
+def test_a_bare_url_in_an_answer_becomes_a_link(page):
+    # It once matched itself as a URL again inside the link, without end: the whole answer
+    # was lost as "Couldn't reach the assistant".
+    send(page, "what is the website?")
+    answer = assistant_messages(page).last
+    expect(answer).to_have_attribute("data-status", "done")
+    link = answer.locator(".bubble-text a")
+    expect(link).to_have_text("https://mohegansun.com")
+    expect(link).to_have_attribute("href", "https://mohegansun.com")
+    expect(answer.locator(".bubble-text")).to_contain_text("call 1-888-226-7711 or visit")
+
+
 def test_stop_cancels_the_turn_on_the_server(page, services):
     concierge = services.concierge
     stopped = concierge.stopped

@@ -30,7 +30,10 @@ function appendInline(parent, text) {
     } else if (label !== undefined) {
       parent.append(SAFE_URL.test(href) ? link(href, label) : `${label} (${href})`);
     } else if (bare !== undefined) {
-      parent.append(link(bare, bare));
+      // The URL is its own label: as plain text, or the label would match as a URL again.
+      const a = link(bare, "");
+      a.append(bare);
+      parent.append(a);
     } else {
       parent.append(whole);
     }
