@@ -49,7 +49,6 @@ export function createTurns(hooks) {
     try {
       await exchange(turn, payload, true);
     } catch (err) {
-      console.error(err); // a rendering bug must show in the console, not only as "unreachable"
       if (!turn.stopped) {
         fail(answer, "Couldn't reach the assistant. Check your connection and try again.");
         if (!again) hooks.giveBack(user.text);
