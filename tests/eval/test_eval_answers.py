@@ -11,7 +11,7 @@ from rich.console import Console
 from frontdesk.assistants.base import Answer
 from frontdesk.eval.datasets import AnswerCase
 from frontdesk.eval.harness import evaluate
-from frontdesk.eval.suites import EvalError, check_answer, run_answers
+from frontdesk.eval.suites import EvalError, check_answer, run_answers, states_absence
 
 
 class FakeConcierge:
@@ -153,3 +153,49 @@ async def test_evaluate_loads_the_dataset_and_runs_the_suite(write_jsonl) -> Non
         await evaluate("speed", path, FakeConcierge().ask)
     with pytest.raises(TypeError, match=r"classify\(text\)"):
         await evaluate("routing", routing, "not callable")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Mohegan Sun does not have a bowling alley.",
+        "Sorry, the resort doesn't offer a water park.",
+        "There is no ice rink at Mohegan Sun.",
+        "There's no buffet from another casino here.",
+        "I don\u2019t see an ice rink among the resort's amenities.",
+        "There isn't a golf course on the property.",
+    ],
+)
+def test_states_absence_recognises_a_reply_saying_it_is_not_there(answer: str) -> None:
+    assert states_absence(answer)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "The bowling alley is open 10:00 AM to 11:00 PM.",
+        "I don't have details on that, please call 1-888-226-7711.",
+        "Yes, there is a water park in the Earth Tower.",
+        "No problem! The spa opens at 9:00 AM.",
+    ],
+)
+def test_states_absence_rejects_replies_that_leave_it_existing_or_open(answer: str) -> None:
+    assert not states_absence(answer)
+
+
+async def test_absent_rows_pass_only_when_the_reply_says_it_is_absent() -> None:
+    cases = [
+        AnswerCase(question="is there a bowling alley?", absent=True),
+        AnswerCase(question="is there a water park?", absent=True, must_not_include=("$",)),
+        AnswerCase(question="what time does the spa open?", must_include=("9:00 AM",)),
+    ]
+    replies = {
+        "is there a bowling alley?": "The bowling alley is open until 11:00 PM.",
+        "is there a water park?": "There is no water park at the resort.",
+        "what time does the spa open?": "The spa opens at 9:00 AM.",
+    }
+    result = await run_answers(cases, lambda q, _t: replies[q], show_progress=False)
+    assert [d["passed"] for d in result.details] == [False, True, True]
+    assert result.details[0]["missing"] == ["(a statement that it is not there)"]
+    assert result.metrics["absent_rows"] == 2
+    assert result.metrics["absent_answered_as_absent"] == 0.5

@@ -51,6 +51,9 @@ class AnswerCase:
     must_include: tuple[str, ...] = ()
     must_not_include: tuple[str, ...] = ()
     thread: str | None = None
+    # The question asks about something the knowledge lacks ("is there a bowling alley?"):
+    # the reply passes only when it says so (`suites.states_absence`).
+    absent: bool = False
     line: int = 0
 
 
@@ -151,9 +154,14 @@ def _answers(row: dict[str, Any], line: int) -> AnswerCase:
     question = _text(row, "question") or ""
     must_include = _strings(row, "must_include", required=False)
     must_not_include = _strings(row, "must_not_include", required=False)
-    if not must_include and not must_not_include:
+    absent = row.get("absent", False)
+    if not isinstance(absent, bool):
+        raise _RowError(f'field "absent" must be true or false, got {absent!r}')
+    if not must_include and not must_not_include and not absent:
         # Such a row would pass whatever the assistant says.
-        raise _RowError('row checks nothing: give "must_include" or "must_not_include" strings')
+        raise _RowError(
+            'row checks nothing: give "must_include" or "must_not_include" strings, or "absent"'
+        )
     thread = row.get("thread")
     if thread is not None and (not isinstance(thread, str) or not thread.strip()):
         raise _RowError(f'field "thread" must be a non-empty string, got {thread!r}')
@@ -162,6 +170,7 @@ def _answers(row: dict[str, Any], line: int) -> AnswerCase:
         must_include=must_include,
         must_not_include=must_not_include,
         thread=thread,
+        absent=absent,
         line=line,
     )
 

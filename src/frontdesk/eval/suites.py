@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import re
 import time
 import uuid
 from collections import defaultdict
@@ -335,6 +336,27 @@ def check_answer(
     return missing, forbidden
 
 
+# How a reply says that something is not there: "Mohegan Sun does not have a bowling alley",
+# "there is no water park", "I don't see an ice rink among the amenities". A reply that only
+# says it lacks information ("I don't have details on that") does not count: the guest asked
+# whether the thing exists, and such a reply leaves the question open.
+ABSENCE = re.compile(
+    r"\b(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|is\s*n[o']t|are\s*n[o']t|not)\s+"
+    r"(?:currently\s+|actually\s+)?(?:have|has|offer|feature|include|provide|operate|host|"
+    r"available|part\s+of|located|on\s+(?:the\s+)?(?:property|site)|at\s+(?:the\s+)?resort)\b"
+    r"(?!\s+(?:any\s+|more\s+|specific\s+)?(?:details|information|info|data|specifics))"
+    r"|\bthere\s*(?:is|are|'s)\s+no\b|\bthere\s+(?:is|are)\s*n[o']t\b"
+    r"|\bno\s+(?:\w+\s+){0,3}(?:on[\s-]site|at\s+(?:the\s+)?(?:resort|property)|here)\b"
+    r"|\b(?:do\s*n[o']t|can\s*n[o']t|cannot|could\s*n[o']t)\s+(?:see|find)\s+(?:an?y?\s+)?\w",
+    re.IGNORECASE,
+)
+
+
+def states_absence(answer: str) -> bool:
+    """Does the reply say that the thing asked about does not exist here?"""
+    return ABSENCE.search(answer.replace("\u2019", "'")) is not None
+
+
 def _answer_text(result: Any) -> str:
     """The reply text from a `str`, an object with `.answer` (an `Answer`) or {"answer": ...}."""
     text = (
@@ -382,6 +404,7 @@ async def run_answers(
                 "thread": case.thread,
                 "thread_id": thread_id,
                 "turn": turns[thread_id],
+                "absent": case.absent,
                 "answer": None,
                 "passed": False,
                 "missing": [],
@@ -401,6 +424,8 @@ async def run_answers(
                 row["latency_s"] = clock() - t0
                 answer = _answer_text(result)
                 missing, forbidden = check_answer(answer, case.must_include, case.must_not_include)
+                if case.absent and not states_absence(answer):
+                    missing = [*missing, "(a statement that it is not there)"]
                 row.update(
                     answer=answer,
                     missing=missing,
@@ -414,12 +439,18 @@ async def run_answers(
             advance()
     latencies = [d["latency_s"] for d in details if d["latency_s"] is not None]
     passed = sum(1 for d in details if d["passed"])
+    absent_rows = [d for d in details if d["absent"]]
     metrics: dict[str, Any] = {
         "rows": len(details),
         "passed": passed,
         "pass_rate": m.rate(passed, len(details)),
         "errors": sum(1 for d in details if d["error"]),
         "conversations": sum(1 for count in turns.values() if count > 1),
+        # Of the questions about things the knowledge lacks, the share answered as absent.
+        "absent_rows": len(absent_rows),
+        "absent_answered_as_absent": m.rate(
+            sum(1 for d in absent_rows if d["passed"]), len(absent_rows)
+        ),
         "latency_p50_s": m.percentile(latencies, 50),
         "latency_p95_s": m.percentile(latencies, 95),
         "duration_s": clock() - started,
