@@ -15,12 +15,12 @@ from sqlalchemy import create_engine, func, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from frontdesk.assistants.telecom.billing_db import Base, BillingStore, Invoice, RefundCase
+from frontdesk.assistants.telecom.tool_runner import run_tool
 from frontdesk.assistants.telecom.tools import (
     BillingToolError,
     RefundCaseIn,
     get_subscription,
     open_refund_case,
-    run_tool,
 )
 
 SERVER = "postgresql+psycopg://postgres@127.0.0.1:5432"

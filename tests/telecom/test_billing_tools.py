@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from sqlalchemy import func, select, update
 
 from frontdesk.assistants.telecom.billing_db import BillingStore, Invoice, RefundCase, Subscription
+from frontdesk.assistants.telecom.tool_runner import build_tools, run_tool
 from frontdesk.assistants.telecom.tools import (
     TOOL_SCHEMAS,
     BillingToolError,
@@ -21,11 +22,9 @@ from frontdesk.assistants.telecom.tools import (
     RefundReason,
     SubscriptionIn,
     add_business_days,
-    build_tools,
     get_refund_policy,
     get_subscription,
     open_refund_case,
-    run_tool,
 )
 
 FRIDAY = datetime(2025, 11, 14, 10, 0).astimezone()  # a Friday: the ETA must skip a weekend
@@ -313,7 +312,8 @@ def test_run_tool_domain_errors_and_unknown_tools(store: BillingStore):
 
 def test_structured_tools_have_the_names_and_schemas(store: BillingStore):
     tools = {t.name: t for t in build_tools(store)}
-    assert list(tools) == ["get_subscription", "open_refund_case", "get_refund_policy"]
+    assert list(tools) == ["get_subscription", "get_invoices", "open_refund_case",
+                           "get_refund_cases", "get_refund_policy"]
     assert {name: t.args_schema for name, t in tools.items()} == TOOL_SCHEMAS
     assert all(len(t.description) > 60 for t in tools.values())
     assert set(tools["open_refund_case"].args) == {"user_id", "reason", "amount_pln",
@@ -339,29 +339,32 @@ def test_structured_tools_default_the_user_and_report_errors_as_json(store: Bill
 
 # ---------------------------------------------------------------- the tool-call eval set
 
-EVAL_FILE = (Path(__file__).parents[2] / "src" / "frontdesk" / "assistants" / "telecom" / "data"
-             / "eval" / "tools.jsonl")
+EVAL_DIR = Path(__file__).parents[2] / "src" / "frontdesk" / "assistants" / "telecom" / "data" / "eval"
 
 
-def test_every_expected_call_in_the_eval_set_succeeds_on_the_seed(store: BillingStore):
+@pytest.mark.parametrize("name", ["tools.jsonl", "tools_dev.jsonl"])
+def test_every_expected_call_in_the_eval_sets_succeeds_on_the_seed(store: BillingStore, name):
     """A labelled call that the tools would refuse would grade a correct model as wrong."""
-    rows = [json.loads(line) for line in EVAL_FILE.read_text(encoding="utf-8").splitlines()]
-    assert len(rows) >= 24
-    assert {r["expected_tool"] for r in rows} == {None, *TOOL_SCHEMAS}
+    text = (EVAL_DIR / name).read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert len(rows) >= 16
+    if name == "tools.jsonl":  # the held-out set covers every tool, and asking instead
+        assert {r["expected_tool"] for r in rows} == {None, *TOOL_SCHEMAS}
+        assert sum(r["expected_tool"] is None for r in rows) >= 4
     for number, row in enumerate(rows):
         assert row["messages"][-1]["role"] == "user", number
         assert {m["role"] for m in row["messages"]} <= {"user", "assistant"}
         assert "user_id" not in row["expected_args"], number
-        if row["expected_tool"] != "open_refund_case":
-            assert row["expected_args"] == {}, number
+        if row["expected_tool"] is None:
             continue
-        assert set(row["expected_args"]) == {"reason", "amount_pln", "invoice_id"}, number
-        outcome = run_tool(store, "open_refund_case",
+        if row["expected_tool"] == "open_refund_case":
+            assert set(row["expected_args"]) == {"reason", "amount_pln", "invoice_id"}, number
+        outcome = run_tool(store, row["expected_tool"],
                            {**row["expected_args"], "user_id": row["user_id"]},
-                           request_key=f"eval-{number}")
+                           request_key=f"eval-{name}-{number}")
         assert outcome.ok, (number, outcome.error)
-        assert outcome.args["invoice_id"] == row["expected_args"]["invoice_id"]  # normalised
-    assert sum(r["expected_tool"] is None for r in rows) >= 4
+        for arg, value in row["expected_args"].items():  # written as the tool normalises it
+            assert outcome.args[arg] == value, (number, arg)
 
 
 def test_tool_output_is_screened_for_planted_instructions(store: BillingStore):

@@ -1,7 +1,8 @@
 """Run one graph turn and translate LangGraph's event stream into `ChatEvent`s.
 
 Tokens are forwarded only from the nodes that write the answer (never from a router's or
-validator's model call). When such a node runs again (a validation retry) the client is told to
+validator's model call), and never from a call tagged `NOT_STREAMED` (an agent's internal
+decision made inside such a node). When such a node runs again (a validation retry) the client is told to
 clear what it has shown; and when the final answer is not what was streamed (a canned greeting, a
 fallback, a static "I don't know"), a `replace` carries the final text.
 
@@ -30,6 +31,9 @@ from frontdesk.llm.turn_clock import current_turn_clock
 # A turn's state -> its best answer without the model (retrieved facts, where to ask).
 OutOfTime = Callable[[dict[str, Any]], str]
 # What a turn out of time says when its assistant supplies nothing better.
+# A model call tagged with this never streams to the client, even inside a token node: an
+# agent's internal decision (a tool choice's JSON) is not text for the customer.
+NOT_STREAMED = "frontdesk:not_streamed"
 OUT_OF_TIME_ANSWER = (
     "Sorry, I could not finish this answer in time: the assistant is very busy right now. "
     "Please ask again in a moment."
@@ -109,7 +113,11 @@ async def stream_turn(
                 if runs_seen[node] > 1 and streamed:
                     streamed.clear()
                     yield ChatEvent("replace", {"content": ""})
-            elif kind == "on_chat_model_stream" and node in token_nodes:
+            elif (
+                kind == "on_chat_model_stream"
+                and node in token_nodes
+                and NOT_STREAMED not in (event.get("tags") or ())
+            ):
                 text = message_text(event["data"]["chunk"])
                 if text:
                     streamed.append(text)

@@ -18,6 +18,12 @@ value the model offers for a `grounded` argument counts only when it appears in 
 own messages. Arguments that come from context (the customer id of the request) are filled by
 the agent. Validation of the values (ranges, existence) stays with the tool, whose error goes
 back to the model once and then to the customer.
+
+A model with native tool calling (a hosted API whose class implements `bind_tools`) decides
+in one call instead (`decide_tool_natively`), over the same tools, and its call goes through
+the same rules: context arguments are the agent's, grounded values must be the customer's,
+missing ones become a question. Either way the decision call is tagged `NOT_STREAMED`: its
+JSON is never shown to the customer as it is written.
 """
 
 from __future__ import annotations
@@ -31,11 +37,14 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
 from pydantic import BaseModel, Field, create_model
 
 from frontdesk.agentkit.prompts import structured_verdict
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.streaming import NOT_STREAMED, message_text
 
 NO_TOOL = "none"
 # An enum argument's extra choice for "the customer did not say": offered a null, a small model
@@ -44,9 +53,12 @@ NOT_STATED = "not_stated"
 ARGS_TOKENS = 120
 # Below this the chooser's pick on the last message alone is retried with the one before.
 CHOOSER_MIN_CONFIDENCE = 0.6
+# The config of a decision call: never streamed to the client.
+DECISION_CALL: RunnableConfig = {"tags": [NOT_STREAMED]}
 
 Extractor = Callable[[Sequence[str]], Any]  # customer messages, oldest first -> value or None
 Chooser = Callable[[str], tuple[str, float]]  # text -> (tool name or "none", confidence)
+Known = Mapping[str, Mapping[str, Any]]  # tool name -> arguments given earlier to it
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: specs are constants
@@ -61,13 +73,16 @@ class ToolSpec:
     extractors: Mapping[str, Extractor] = field(default_factory=dict)
     # Arguments whose model-given value must appear in the customer's messages.
     grounded: tuple[str, ...] = ()
+    # Optional arguments only an extractor fills (an id with a pattern): the model is never
+    # asked for them, so a lookup without one costs no model call.
+    extract_only: tuple[str, ...] = ()
 
     def model_args(self, known: Collection[str] = ()) -> dict[str, Any]:
-        """Argument name -> pydantic FieldInfo, for the arguments still to fill."""
+        """Argument name -> pydantic FieldInfo, for the arguments the model is still to fill."""
         return {
             name: info
             for name, info in self.args_model.model_fields.items()
-            if name not in known
+            if name not in known and name not in self.extract_only
         }
 
     def required(self) -> list[str]:
@@ -80,6 +95,8 @@ class ToolDecision:
     args: dict[str, Any] = field(default_factory=dict)
     missing: tuple[str, ...] = ()  # required arguments the customer has not given yet
     confidence: float = 0.0
+    # A natively calling model's own answer when it called no tool (None: it wrote nothing).
+    reply: str | None = None
 
     @property
     def ready(self) -> bool:
@@ -142,6 +159,16 @@ def _appears(value: Any, texts: Sequence[str]) -> bool:
     return str(value).casefold() in joined.casefold()
 
 
+def _earlier(spec: ToolSpec, known: Known | None, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments given earlier to `spec`'s tool that this turn has not given anew."""
+    earlier = (known or {}).get(spec.name) or {}
+    fields = spec.args_model.model_fields
+    return {
+        a: v for a, v in earlier.items()
+        if a in fields and a not in args and a not in spec.context_args and v is not None
+    }
+
+
 def describe_tools(specs: Sequence[ToolSpec]) -> str:
     return "\n".join(f"- {spec.name}: {spec.description}" for spec in specs)
 
@@ -154,11 +181,14 @@ async def decide_tool(
     messages: Sequence[BaseMessage],
     context: dict[str, Any],
     *,
+    known: Known | None = None,
     max_tokens: int = ARGS_TOKENS,
 ) -> ToolDecision:
     """The next step over the conversation `messages`: a tool, its arguments, what is missing.
 
-    `system_prompt` guides the model's argument filling; `context` holds context arguments."""
+    `system_prompt` guides the model's argument filling; `context` holds context arguments;
+    `known` the arguments given earlier to a request this message continues (tool name ->
+    arguments), used where the extractors find nothing in the customer's words."""
     texts = customer_texts(messages)
     name, confidence = choose_tool(chooser, texts)
     spec = next((s for s in specs if s.name == name), None)
@@ -168,11 +198,12 @@ async def decide_tool(
     for arg, extract in spec.extractors.items():
         if arg not in args and (value := extract(texts)) is not None:
             args[arg] = value
+    args.update(_earlier(spec, known, args))
     remaining = list(spec.model_args(args))
     if remaining:
         runnable = structured_verdict(llm, args_model(spec, remaining), max_tokens)
         prompt = f"{system_prompt}\n\nFill the arguments of {spec.name}: {spec.description}"
-        raw = await runnable.ainvoke([SystemMessage(content=prompt), *messages])
+        raw = await runnable.ainvoke([SystemMessage(content=prompt), *messages], DECISION_CALL)
         values = raw.model_dump() if isinstance(raw, BaseModel) else dict(raw or {})
         for arg in remaining:
             value = values.get(arg)
@@ -183,3 +214,49 @@ async def decide_tool(
             args[arg] = value
     missing = tuple(arg for arg in spec.required() if arg not in args)
     return ToolDecision(spec.name, args, missing, confidence)
+
+
+def supports_native_tools(llm: Any) -> bool:
+    """Whether the model's class implements `bind_tools` (the hosted APIs' chat models do; the
+    embedded and scripted models do not, and decide with `decide_tool`)."""
+    bind = getattr(type(llm), "bind_tools", None)
+    return bind is not None and bind is not BaseChatModel.bind_tools
+
+
+async def decide_tool_natively(
+    llm: Any,
+    tools: Sequence[BaseTool],
+    specs: Sequence[ToolSpec],
+    system_prompt: str,
+    messages: Sequence[BaseMessage],
+    context: dict[str, Any],
+    *,
+    known: Known | None = None,
+) -> ToolDecision:
+    """The next step from a model with native tool calling, bound to `tools` (one per spec).
+
+    The model's first tool call is the decision (one tool a turn, as with `decide_tool`); its
+    arguments pass the same rules: context arguments come from `context` whatever the model
+    wrote, a grounded value the customer never wrote is dropped (and asked for), `known`
+    fills what the model left out. No call: the model's text is the reply."""
+    texts = customer_texts(messages)
+    reply = await llm.bind_tools(list(tools)).ainvoke(
+        [SystemMessage(content=system_prompt), *messages], DECISION_CALL
+    )
+    calls = getattr(reply, "tool_calls", None) or []
+    if not calls:
+        return ToolDecision(None, reply=message_text(reply).strip() or None)
+    name, given = calls[0]["name"], dict(calls[0].get("args") or {})
+    spec = next((s for s in specs if s.name == name), None)
+    if spec is None:  # a tool we do not have: the tool runner reports it, the model retries
+        return ToolDecision(name, given, (), 1.0)
+    args = {a: context[a] for a in spec.context_args if a in context}
+    for arg, value in given.items():
+        if arg in args or arg in spec.context_args or value in (None, "", NOT_STATED):
+            continue
+        if arg in spec.grounded and not _appears(value, texts):
+            continue
+        args[arg] = value
+    args.update(_earlier(spec, known, args))
+    missing = tuple(arg for arg in spec.required() if arg not in args)
+    return ToolDecision(spec.name, args, missing, 1.0)

@@ -1,8 +1,10 @@
-"""Billing arguments read straight from the customer's words: invoice ids and amounts.
+"""Billing arguments read straight from the customer's words: invoice, case and customer ids,
+amounts, and whether a refund reason is stated.
 
-Both have a form a pattern finds exactly ("INV-20251001", "100 PLN", "45 zł", "Amount: 100");
-the model is asked only for what has no such form (the reason). The latest message that holds
-one wins, so a correction ("sorry, INV-20251002") replaces the earlier value.
+Ids and amounts have a form a pattern finds exactly ("INV-20251001", "R10001", "100 PLN",
+"45 zł", "Amount: 100"); the model is asked only for what has no such form (which reason). The
+latest message that holds one wins, so a correction ("sorry, INV-20251002") replaces the
+earlier value.
 """
 
 from __future__ import annotations
@@ -19,6 +21,17 @@ _AMOUNTS = [
     re.compile(rf"\b(?:amount|kwota|kwotę|kwote)\s*(?:of|is|to|wynosi|:)?\s*{_NUMBER}", re.IGNORECASE),
 ]
 _USER_ID = re.compile(r"\b(u\d{3,})\b", re.IGNORECASE)
+_CASE_ID = re.compile(r"\b(r\d{5,9})\b", re.IGNORECASE)
+# Words that give a refund's reason, English and Polish (stems; matched in lower case): an
+# overcharge, a service that did not work, the 14-day withdrawal, or a reason in so many words.
+_REASON = re.compile(
+    r"overcharg|too much|wrong (?:charge|amount|bill)|extra charge|charged twice|double|"
+    r"by mistake|mistaken|never ordered|outage|not work|didn'?t work|did not work|no signal|"
+    r"no service|was down|cooling|withdraw|changed my mind|goodwill|reason|because|"
+    r"za dużo|za duzo|nadpłat|nadplat|naliczon|błędn|bledn|podwójn|podwojn|awari|"
+    r"nie działa|nie dziala|nie było|nie bylo|brak zasięgu|brak zasiegu|odstąp|odstap|"
+    r"rezygn|powód|powod|bo |ponieważ|poniewaz"
+)
 
 
 def invoice_id(texts: Sequence[str]) -> str | None:
@@ -48,3 +61,16 @@ def user_id(texts: Sequence[str]) -> str | None:
         if found:
             return found[-1].lower()
     return None
+
+
+def case_id(texts: Sequence[str]) -> str | None:
+    for text in reversed(texts):
+        found = _CASE_ID.findall(text)
+        if found:
+            return found[-1].upper()
+    return None
+
+
+def states_reason(text: str) -> bool:
+    """Whether the message gives a reason for a refund (which one is the model's to read)."""
+    return _REASON.search(text.casefold()) is not None

@@ -12,7 +12,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from frontdesk.agentkit.graph import inline
-from frontdesk.assistants.telecom import nodes
+from frontdesk.assistants.telecom import billing_agent, nodes
 from frontdesk.assistants.telecom.state import TelecomContext, TelecomState
 
 
@@ -21,7 +21,7 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     graph.add_node(nodes.ROUTER, nodes.router)
     graph.add_node(nodes.TECHNICAL_RETRIEVE, inline(nodes.technical_retrieve))
     graph.add_node(nodes.TECHNICAL_ANSWER, nodes.technical_answer)
-    graph.add_node(nodes.BILLING, nodes.billing)
+    graph.add_node(nodes.BILLING, billing_agent.billing)
     graph.add_node(nodes.FALLBACK, inline(nodes.fallback))
 
     graph.add_edge(START, nodes.ROUTER)

@@ -1,35 +1,25 @@
 """The telecom agents as graph nodes (functions of state returning updates) and routing.
 
-router -> technical_retrieve -> technical_answer | billing | fallback. Each agent writes one
-reply; the router's choice and the agent's outcome (last_agent, context flags, sources, tools
+router -> technical_retrieve -> technical_answer | billing | fallback (the billing agent is
+`billing_agent.py`). Each agent writes one reply; the router's choice and the agent's outcome (last_agent, context flags, sources, tools
 used) stay in the state, which the checkpointer keeps per session.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
+import re
+from collections.abc import Mapping
 from string import Template
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
-from langchain_core.runnables import RunnableConfig
+from langchain_core.messages import AIMessage, BaseMessage
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
-from frontdesk.agentkit.streaming import human_texts, message_text
-from frontdesk.agentkit.tool_calling import (
-    Chooser,
-    ToolDecision,
-    ToolSpec,
-    choose_tool,
-    customer_texts,
-    decide_tool,
-    describe_tools,
-)
+from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import extract, prompts
-from frontdesk.assistants.telecom.replies import tool_reply
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
     bounded_context,
@@ -37,7 +27,6 @@ from frontdesk.assistants.telecom.technical import (
     source_block,
     with_sources,
 )
-from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.followup import is_follow_up
@@ -53,31 +42,11 @@ BILLING = "billing"
 FALLBACK = "fallback"
 ROUTES = {"technical": TECHNICAL_RETRIEVE, "billing": BILLING, "fallback": FALLBACK}
 VERDICT_TOKENS = 96
+CONTINUATION = "continuation"  # the route method of an answer to the billing agent's question
+# A reply this short, while the billing agent waits for an answer, is that answer ("ok",
+# "It's u123", "yes, that one") unless it is about a technical matter.
+CONTINUATION_WORDS = 6
 
-TOOL_SPECS: tuple[ToolSpec, ...] = (
-    ToolSpec(
-        "get_subscription",
-        "the customer's plan, monthly price, subscription status and invoices",
-        TOOL_SCHEMAS["get_subscription"],
-        context_args=("user_id",),
-    ),
-    ToolSpec(
-        "open_refund_case",
-        "open a refund case for one invoice (invoice_id, reason, amount_pln)",
-        TOOL_SCHEMAS["open_refund_case"],
-        context_args=("user_id",),
-        extractors={
-            "invoice_id": extract.invoice_id,
-            "amount_pln": extract.amount_pln,
-        },
-        grounded=("invoice_id", "amount_pln", "description"),
-    ),
-    ToolSpec(
-        "get_refund_policy",
-        "the refund rules: cooling-off days, processing time, what is not refundable",
-        TOOL_SCHEMAS["get_refund_policy"],
-    ),
-)
 # Stems of technical and billing words, English and Polish: the fallback agent's route hints
 # (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
 TECH_STEMS = ["sieć", "sieci", "siec", "połącz", "polacz", "internet", "wifi", "wi-fi", "router", "modem", "światłowod", "swiatlowod", "zasięg", "zasieg", "mms", "sms", "apn", "most", "bridge", "ont", "pon", "los", "diod", "prędko", "predko", "ping", "5g", "lte", "dsl", "ftth", "sygnał", "sygnal", "kabel", "restart", "zrywa", "wolny", "wolno", "signal", "slow", "speed", "connect", "drop", "network", "led", "cable", "latency", "outage", "dns", "lag", "fibre", "fiber"]
@@ -112,6 +81,17 @@ async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[
             "route_method": "guardrail",
             "guardrail": audit.family,
         }
+    pending = state.get("pending_request")
+    if continues_pending_request(pending, text):
+        return {
+            "route": "billing",
+            "category": "billing",
+            "router_confidence": 1.0,
+            "route_method": CONTINUATION,
+            "router_reasoning": f"answers the billing agent's question ({pending['tool']}): "
+            "continued with billing",
+            "guardrail": None,
+        }
     decision = await ctx.router.route(text)
     route = sticky_route(
         decision.label,
@@ -138,6 +118,24 @@ def routing_reason(category: str, confidence: float, route: str, method: str) ->
     if route == "fallback":
         return f"{said}: not confident about an agent, asking to clarify"
     return f"{said}: stayed with {route}, already helping in this conversation"
+
+
+def continues_pending_request(pending: Mapping[str, Any] | None, text: str) -> bool:
+    """Whether a message answers the billing agent's question about a pending request.
+
+    It does when it supplies a value such a request takes (an invoice id, an amount with its
+    currency, or a reason the request is missing, stated rather than asked), or when it is
+    short and not about a technical matter. A classifier reads "ok, u123" or "It's
+    INV-20251001" as small talk; the conversation reads it as the answer it is."""
+    if not pending:
+        return False
+    if extract.invoice_id([text]) is not None or extract.amount_pln([text]) is not None:
+        return True
+    asked_reason = "reason" in (pending.get("missing") or ())
+    if asked_reason and extract.states_reason(text) and "?" not in text:
+        return True
+    words = re.findall(r"\w+", text)
+    return len(words) <= CONTINUATION_WORDS and route_hint(text) != "technical"
 
 
 def route_from_router(state: TelecomState) -> str:
@@ -220,132 +218,6 @@ async def technical_answer(
     return _reply(
         with_sources(text, kept, language), last_docs=_docs_of(kept), context_flags=flags, **done
     )
-
-
-# -- billing agent ----------------------------------------------------------------------------
-
-
-def billing_window(messages: list[BaseMessage], size: int) -> list[BaseMessage]:
-    turns = [m for m in messages if isinstance(m, HumanMessage | AIMessage)]
-    return turns[-size:]
-
-
-def request_key(config: RunnableConfig | None, messages: list[BaseMessage]) -> str:
-    """One key per customer request: the session and the position and text of the message.
-
-    A request replayed (a client retry of the same turn) gets the same key, so the tool
-    returns the case it opened the first time instead of opening a second one.
-    """
-    thread = ((config or {}).get("configurable") or {}).get("thread_id", "")
-    questions = human_texts(messages)
-    raw = f"{thread}\n{len(questions)}\n{questions[-1] if questions else ''}"
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
-
-
-def customer_refusal(
-    messages: list[BaseMessage], user_id: str | None, chooser: Chooser
-) -> dict[str, str] | None:
-    """The reply when a billing request cannot act for the caller: the message names another
-    customer, or a tool that reads an account is wanted and nobody is signed in."""
-    latest = human_texts(messages)[-1:]
-    named = extract.user_id(latest)
-    if named is not None and named != (user_id or "").lower():
-        return prompts.OTHER_CUSTOMER if user_id else prompts.SIGN_IN
-    if user_id is None:
-        name, _confidence = choose_tool(chooser, customer_texts(messages))
-        spec = next((s for s in TOOL_SPECS if s.name == name), None)
-        if spec is not None and "user_id" in spec.context_args:
-            return prompts.SIGN_IN
-    return None
-
-
-def ask_for(missing: tuple[str, ...], language: str) -> str:
-    names = [prompts.FIELD_NAMES[language].get(field, field) for field in missing]
-    return render(prompts.ASK_FIELDS[language], fields="; ".join(names))
-
-
-async def billing_decision(
-    llm,
-    chooser: Chooser,
-    window: list[BaseMessage],
-    user_id: str | None,
-    error: str | None = None,
-) -> ToolDecision:
-    """The billing agent's next step over the conversation `window` (tool, args, missing).
-
-    `error`: the previous attempt's tool error, shown to the model so it can fix its values."""
-    context = {"user_id": user_id} if user_id else {}
-    system = render(
-        prompts.BILLING_SYSTEM,
-        tools=describe_tools(TOOL_SPECS),
-        user_id=user_id or "unknown",
-    )
-    if error:
-        window = [*window, SystemMessage(content=f"Tool error: {error}")]
-    return await decide_tool(llm, TOOL_SPECS, chooser, system, window, context)
-
-
-async def billing(
-    state: TelecomState, runtime: Runtime[TelecomContext], config: RunnableConfig
-) -> dict[str, Any]:
-    ctx = runtime.context
-    language = _language(state)
-    messages = state.get("messages", [])
-    user_id = state.get("user_id")
-    window = billing_window(messages, ctx.billing_history)
-    flags = dict(state.get("context_flags") or {})
-    done: dict[str, Any] = {"last_agent": "billing", "used_tools": []}
-    refusal = customer_refusal(messages, user_id, ctx.tool_chooser)
-    if refusal is not None:
-        return _reply(refusal[language], **done)
-    try:
-        decision = await billing_decision(ctx.llm, ctx.tool_chooser, window, user_id)
-    except Exception:
-        logger.exception("billing decision failed")
-        return _reply(prompts.MODEL_ERROR[language], **done)
-    if decision.tool is None:
-        return await _billing_chat(ctx, window, language, done)
-    if decision.missing:
-        flags["pending_tool"] = decision.tool
-        return _reply(ask_for(decision.missing, language), context_flags=flags, **done)
-    key = request_key(config, messages)
-    outcome = run_tool(ctx.billing, decision.tool, decision.args, request_key=key)
-    used = [outcome.to_dict()]
-    if not outcome.ok:
-        # Once back to the model with the error: it may have misread a value it can fix.
-        try:
-            second = await billing_decision(
-                ctx.llm, ctx.tool_chooser, window, user_id, outcome.error
-            )
-        except Exception:
-            logger.exception("billing retry decision failed")
-            second = None
-        if second is not None and second.ready and second != decision:
-            outcome = run_tool(ctx.billing, second.tool, second.args, request_key=key)
-            used.append(outcome.to_dict())
-    flags.pop("pending_tool", None)
-    if not outcome.ok:
-        text = render(prompts.TOOL_FAILED[language], error=outcome.error)
-        return _reply(text, context_flags=flags, **{**done, "used_tools": used})
-    updates: dict[str, Any] = {**done, "used_tools": used}
-    if outcome.name == "open_refund_case":
-        flags["refund_in_progress"] = True
-        updates["billing_case_id"] = outcome.output["case_id"]
-    text = tool_reply(outcome.name, outcome.output, outcome.args, language)
-    return _reply(text, context_flags=flags, **updates)
-
-
-async def _billing_chat(
-    ctx: TelecomContext, window: list[BaseMessage], language: str, done: dict[str, Any]
-) -> dict[str, Any]:
-    system = render(prompts.BILLING_CHAT, language="Polish" if language == "pl" else "English")
-    try:
-        reply = await ctx.llm.ainvoke([SystemMessage(content=system), *window])
-        text = message_text(reply).strip()
-    except Exception:
-        logger.exception("billing reply failed")
-        text = ""
-    return _reply(text or prompts.MODEL_ERROR[language], **done)
 
 
 # -- fallback agent ---------------------------------------------------------------------------

@@ -15,7 +15,12 @@ STATUS_PL = {
     "cancelled": "anulowana",
     "opened": "otwarte",
     "pending_review": "w weryfikacji",
+    "paid": "opłacona",
+    "unpaid": "nieopłacona",
+    "overdue": "po terminie",
 }
+# Invoice statuses that still want paying, and case statuses still being reviewed.
+UNPAID = ("unpaid", "overdue")
 
 
 def _pln(value: Any) -> str:
@@ -84,9 +89,58 @@ def refund_policy_reply(out: dict[str, Any], language: str) -> str:
     ).strip()
 
 
+def _status(status: str, language: str) -> str:
+    return STATUS_PL.get(status, status) if language == "pl" else status
+
+
+def invoices_reply(out: dict[str, Any], language: str) -> str:
+    invoices = out.get("invoices") or []
+    if not invoices:
+        return ("Nie masz żadnych faktur." if language == "pl" else "You have no invoices.")
+    lines = "\n".join(
+        f"- {i['invoice_id']} ({i['period']}, "
+        f"{'wystawiona' if language == 'pl' else 'issued'} {i['issued_on']}): "
+        f"{_pln(i['amount_pln'])}, {_status(i['status'], language)}"
+        for i in invoices
+    )
+    unpaid = [i for i in invoices if i["status"] in UNPAID]
+    due = sum(float(i["amount_pln"]) for i in unpaid)
+    if language == "pl":
+        head = "Twoja faktura:" if len(invoices) == 1 else f"Twoje faktury ({len(invoices)}):"
+        tail = (f"Do zapłaty: {len(unpaid)} na łącznie {_pln(due)}." if unpaid
+                else "Wszystkie są opłacone." if len(invoices) > 1 else "")
+    else:
+        head = "Your invoice:" if len(invoices) == 1 else f"Your invoices ({len(invoices)}):"
+        tail = (f"Still to pay: {len(unpaid)}, {_pln(due)} in total." if unpaid
+                else "All of them are paid." if len(invoices) > 1 else "")
+    return "\n".join(part for part in (head, lines, tail) if part)
+
+
+def refund_cases_reply(out: dict[str, Any], language: str) -> str:
+    cases = out.get("cases") or []
+    if not cases:
+        return ("Nie masz żadnych zgłoszeń zwrotu." if language == "pl"
+                else "You have no refund cases.")
+    if language == "pl":
+        lines = [f"- {c['case_id']}: faktura {c['invoice_id']}, {_pln(c['amount_pln'])}, "
+                 f"status: {_status(c['status'], language)} (otwarte {c['opened_on']}, "
+                 f"decyzja do {c['eta_date']})" for c in cases]
+        head = "Twoje zgłoszenie zwrotu:" if len(cases) == 1 else "Twoje zgłoszenia zwrotu:"
+    else:
+        lines = [f"- {c['case_id']}: invoice {c['invoice_id']}, {_pln(c['amount_pln'])}, "
+                 f"status: {c['status']} (opened {c['opened_on']}, decision expected by "
+                 f"{c['eta_date']})" for c in cases]
+        head = "Your refund case:" if len(cases) == 1 else "Your refund cases:"
+    return "\n".join([head, *lines])
+
+
 def tool_reply(name: str, output: dict[str, Any], args: dict[str, Any], language: str) -> str:
     if name == "get_subscription":
         return subscription_reply(output, language)
+    if name == "get_invoices":
+        return invoices_reply(output, language)
+    if name == "get_refund_cases":
+        return refund_cases_reply(output, language)
     if name == "open_refund_case":
         return refund_case_reply(output, args, language)
     if name == "get_refund_policy":

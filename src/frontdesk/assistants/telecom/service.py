@@ -18,7 +18,7 @@ from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import human_texts, last_ai_text
 from frontdesk.assistants.base import Answer
-from frontdesk.assistants.telecom import nodes
+from frontdesk.assistants.telecom import billing_agent, nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.settings import TelecomSettings
@@ -228,6 +228,8 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
         excerpt["relevance"] = state["retrieval"].get("relevance")
     if flags.get("refund_in_progress"):
         excerpt["refund_in_progress"] = True
+    if state.get("pending_request"):
+        excerpt["pending_tool"] = state["pending_request"]["tool"]
     if state.get("billing_case_id"):
         excerpt["billing_case_id"] = state["billing_case_id"]
     if state.get("route_hint"):
@@ -326,7 +328,7 @@ def tools_target(settings: Settings, models: Models):
             HumanMessage(content=text) if role == "user" else AIMessage(content=text)
             for role, text in case.messages
         ]
-        decision = await nodes.billing_decision(models.chat, chooser, window, case.user_id)
+        decision = await billing_agent.billing_decision(models.chat, chooser, window, case.user_id)
         return (decision.tool if decision.ready else None), decision.args
 
     return decide

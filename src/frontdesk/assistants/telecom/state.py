@@ -27,6 +27,8 @@ class TelecomState(TypedDict, total=False):
     context_flags: dict[str, Any]
     last_docs: list[dict[str, Any]]
     billing_case_id: str | None
+    # The billing request waiting for the customer's answer (billing_agent.PendingRequest).
+    pending_request: dict[str, Any] | None
     # Reset at the start of every turn.
     route: str | None  # technical | billing | fallback
     category: str | None  # the classifier's technical | billing | unknown

@@ -1,37 +1,27 @@
-"""The telecom billing tools: subscription lookup, refund cases, refund policy.
+"""The telecom billing tools: subscription, invoices, refund cases (open, status), policy.
 
 Prices, invoices and case ids must come from records, so the billing agent answers through
 these tools instead of from the model's memory. Every input passes a Pydantic schema first
 (malformed ids, out-of-range amounts and unknown reasons never reach the database), every
 domain rule fails as a `BillingToolError` whose message is written for the model to relay,
-and nothing is written unless all rules pass. `run_tool` is the one entry point the agent
-uses: it never raises for bad input, it returns a `ToolOutcome` the agent can log and show.
+and nothing is written unless all rules pass. The agent calls them through `tool_runner`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
-from dataclasses import asdict, dataclass
+from collections.abc import Callable
 from datetime import date, timedelta
 from decimal import Decimal
 from enum import Enum
 from typing import Annotated, Any
 
-from langchain_core.tools import StructuredTool
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    Field,
-    ValidationError,
-    create_model,
-)
+from pydantic import BaseModel, BeforeValidator, Field
 
-from frontdesk.assistants.telecom.billing_db import BillingStore, RefundCaseRecord
-from frontdesk.guardrails.screening import screen_tool_output
+from frontdesk.assistants.telecom.billing_db import BillingStore, RefundCaseRecord, parse_case_id
 
 INVOICE_ID_RE = re.compile(r"^INV-\d{4,10}$")
+CASE_ID_RE = re.compile(r"^R\d{5,9}$")
 MAX_REFUND_PLN = 1000.0
 SLA_BUSINESS_DAYS = 5
 COOLING_OFF_DAYS = 14
@@ -79,6 +69,17 @@ def _invoice_id(value: Any) -> Any:
     return normalised
 
 
+def _case_id(value: Any) -> Any:
+    if not isinstance(value, str):
+        return value
+    normalised = value.strip().upper()
+    if not CASE_ID_RE.match(normalised):
+        raise ValueError(
+            f"Case {normalised or '(empty)'} is malformed: refund case ids look like R10001."
+        )
+    return normalised
+
+
 UserId = Annotated[str, BeforeValidator(_strip), Field(min_length=2, max_length=64)]
 
 
@@ -107,6 +108,20 @@ class RefundCaseIn(BaseModel):
 
 class RefundPolicyIn(BaseModel):
     """No arguments: the policy is the same for every customer."""
+
+
+class InvoicesIn(BaseModel):
+    user_id: UserId = Field(..., description="Customer ID, e.g. u123.")
+    invoice_id: Annotated[str | None, BeforeValidator(_invoice_id)] = Field(
+        None, description="One invoice to show (INV-...); leave empty for all of them."
+    )
+
+
+class RefundCasesIn(BaseModel):
+    user_id: UserId = Field(..., description="Customer ID, e.g. u123.")
+    case_id: Annotated[str | None, BeforeValidator(_case_id)] = Field(
+        None, description="One refund case to show (R...); leave empty for all of them."
+    )
 
 
 # ---------------------------------------------------------------- outputs
@@ -139,6 +154,26 @@ class RefundCaseOut(BaseModel):
     already_existed: bool = False
 
 
+class InvoicesOut(BaseModel):
+    user_id: str
+    invoices: list[InvoiceOut]  # oldest first; one when an invoice was asked for
+
+
+class CaseStatusOut(BaseModel):
+    case_id: str
+    invoice_id: str
+    reason: str
+    amount_pln: float
+    status: str
+    opened_on: date
+    eta_date: date
+
+
+class RefundCasesOut(BaseModel):
+    user_id: str
+    cases: list[CaseStatusOut]  # oldest first; one when a case was asked for
+
+
 class RefundPolicyOut(BaseModel):
     cooling_off_days: int = COOLING_OFF_DAYS
     processing_sla_business_days: int = SLA_BUSINESS_DAYS
@@ -166,13 +201,17 @@ def _not_found(user_id: str) -> BillingToolError:
                             "customer ID.")
 
 
+def _invoice_out(invoice) -> InvoiceOut:
+    return InvoiceOut(invoice_id=invoice.invoice_id, period=invoice.period,
+                      issued_on=invoice.issued_on, amount_pln=float(invoice.amount_pln),
+                      status=invoice.status)
+
+
 def get_subscription(store: BillingStore, user_id: str) -> SubscriptionOut:
     sub = store.get_subscription(user_id.strip())
     if sub is None:
         raise _not_found(user_id.strip())
-    invoices = [InvoiceOut(invoice_id=i.invoice_id, period=i.period, issued_on=i.issued_on,
-                           amount_pln=float(i.amount_pln), status=i.status)
-                for i in store.list_invoices(sub.user_id)]
+    invoices = [_invoice_out(i) for i in store.list_invoices(sub.user_id)]
     return SubscriptionOut(
         user_id=sub.user_id, plan_code=sub.plan_code, plan_name=sub.plan_name,
         price_monthly_pln=float(sub.monthly_price_pln), data_gb=sub.data_gb,
@@ -248,10 +287,54 @@ def get_refund_policy() -> RefundPolicyOut:
     return RefundPolicyOut()
 
 
+def get_invoices(store: BillingStore, args: InvoicesIn) -> InvoicesOut:
+    """The customer's invoices with their payment status, or the one asked for (which must
+    be theirs: another customer's invoice is reported as not theirs, never shown)."""
+    sub = store.get_subscription(args.user_id)
+    if sub is None:
+        raise _not_found(args.user_id)
+    invoices = store.list_invoices(sub.user_id)
+    if args.invoice_id is not None:
+        invoices = [i for i in invoices if i.invoice_id == args.invoice_id]
+        if not invoices:
+            raise BillingToolError(f"Invoice {args.invoice_id} is not one of user "
+                                   f"{sub.user_id}'s invoices.")
+    return InvoicesOut(user_id=sub.user_id, invoices=[_invoice_out(i) for i in invoices])
+
+
+def get_refund_cases(store: BillingStore, args: RefundCasesIn) -> RefundCasesOut:
+    """The customer's refund cases and their status, or the one asked for (theirs only)."""
+    sub = store.get_subscription(args.user_id)
+    if sub is None:
+        raise _not_found(args.user_id)
+    cases = store.list_cases(sub.user_id)
+    if args.case_id is not None:
+        cases = [c for c in cases if c.case_id == args.case_id]
+        if not cases or parse_case_id(args.case_id) is None:
+            raise BillingToolError(f"Refund case {args.case_id} is not one of user "
+                                   f"{sub.user_id}'s cases.")
+    return RefundCasesOut(user_id=sub.user_id, cases=[
+        CaseStatusOut(case_id=c.case_id, invoice_id=c.invoice_id, reason=c.reason,
+                      amount_pln=float(c.amount_pln), status=c.status,
+                      opened_on=c.created_at.date(), eta_date=c.eta_date)
+        for c in cases
+    ])
+
+
 TOOL_SCHEMAS: dict[str, type[BaseModel]] = {
     "get_subscription": SubscriptionIn,
+    "get_invoices": InvoicesIn,
     "open_refund_case": RefundCaseIn,
+    "get_refund_cases": RefundCasesIn,
     "get_refund_policy": RefundPolicyIn,
+}
+# tool name -> (store, validated arguments, request key) -> output
+TOOL_FUNCTIONS: dict[str, Callable[[BillingStore, Any, str], BaseModel]] = {
+    "get_subscription": lambda store, args, _key: get_subscription(store, args.user_id),
+    "get_invoices": lambda store, args, _key: get_invoices(store, args),
+    "open_refund_case": lambda store, args, key: open_refund_case(store, args, request_key=key),
+    "get_refund_cases": lambda store, args, _key: get_refund_cases(store, args),
+    "get_refund_policy": lambda _store, _args, _key: get_refund_policy(),
 }
 
 TOOL_DESCRIPTIONS = {
@@ -261,11 +344,21 @@ TOOL_DESCRIPTIONS = {
         "period, amount and payment status. Use it for any question about their plan, price, "
         "invoices or account status; never state a price without it."
     ),
+    "get_invoices": (
+        "List the customer's invoices: invoice id, period, issue date, amount in PLN and "
+        "payment status (paid, unpaid, overdue); with invoice_id, just that invoice. Use it "
+        "for questions about invoices, bills and whether they are paid."
+    ),
     "open_refund_case": (
         "Open a refund case for one of the customer's invoices. Call it only once you know the "
         f"reason ({REASONS}), the amount in PLN (more than 0, at most 1000 and not above the "
         "invoice total) and the invoice id (INV-...); ask the customer for anything missing "
         "instead of guessing. Returns the case id, status, next steps and the expected date."
+    ),
+    "get_refund_cases": (
+        "List the customer's refund cases: case id, invoice, amount, status (opened, "
+        "pending_review, ...), the date opened and the expected decision date; with case_id, "
+        "just that case. Use it for questions about the status of a refund or a case."
     ),
     "get_refund_policy": (
         "Return the refund policy: the 14-day cooling-off period, the processing time in "
@@ -273,129 +366,3 @@ TOOL_DESCRIPTIONS = {
         "Use it for general questions about refunds."
     ),
 }
-
-
-# ---------------------------------------------------------------- agent entry point
-
-@dataclass(frozen=True)
-class ToolOutcome:
-    name: str
-    args: dict[str, Any]
-    ok: bool
-    output: dict[str, Any] | None = None
-    error: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-_MISSING_HINTS = {
-    "user_id": "the customer's ID, e.g. u123",
-    "reason": f"one of {REASONS}",
-    "amount_pln": f"the refund amount in PLN, more than 0 and at most {MAX_REFUND_PLN:.0f}",
-    "invoice_id": "the invoice number, e.g. INV-20251001",
-}
-
-
-def _describe_error(err: dict[str, Any]) -> str:
-    loc = ".".join(str(part) for part in err.get("loc", ()))
-    kind, given, ctx = err.get("type", ""), err.get("input"), err.get("ctx") or {}
-    subject = f"The field '{loc}'" if loc else "The arguments"
-    if kind == "missing":
-        hint = _MISSING_HINTS.get(loc)
-        return f"{subject} is required" + (f": {hint}." if hint else ".")
-    if kind == "value_error":  # our own validators write whole sentences
-        return str(ctx.get("error", err.get("msg", ""))).rstrip(".") + "."
-    if loc == "amount_pln" and kind in {"greater_than", "less_than_equal"}:
-        return f"{subject} must be more than 0 and at most {MAX_REFUND_PLN:.0f} PLN (got {given})."
-    if kind == "enum":
-        return f"{subject} must be one of {REASONS} (got {given!r})."
-    if kind in {"string_too_short", "string_too_long"}:
-        low, high = (2, 64) if loc == "user_id" else (0, ctx.get("max_length"))
-        return f"{subject} must be {low} to {high} characters long (got {len(str(given))})."
-    if kind.startswith(("float", "int")):
-        return f"{subject} must be a number (got {given!r})."
-    if kind in {"model_type", "string_type"}:
-        return f"{subject} must be {'a JSON object' if kind == 'model_type' else 'text'}."
-    return f"{subject} is invalid: {err.get('msg', 'unknown problem')}."
-
-
-def describe_validation_error(exc: ValidationError) -> str:
-    """One sentence per problem, each naming the field and the rule."""
-    sentences = [_describe_error(err) for err in exc.errors()]
-    return " ".join(sentences)
-
-
-def _jsonable(value: Any) -> dict[str, Any]:
-    try:
-        loaded = json.loads(json.dumps(value, default=str))
-    except (TypeError, ValueError):  # e.g. non-string keys: keep a readable trace
-        loaded = repr(value)
-    return loaded if isinstance(loaded, dict) else {"_raw": loaded}
-
-
-def run_tool(
-    store: BillingStore, name: str, raw_args: dict[str, Any], *, request_key: str
-) -> ToolOutcome:
-    """Validate, run, report: bad input and broken rules come back as ok=False with a clear
-    error; only programming errors propagate. `request_key` identifies the request for
-    open_refund_case so a replayed tool call returns its first case instead of writing."""
-    schema = TOOL_SCHEMAS.get(name)
-    if schema is None:
-        return ToolOutcome(name, _jsonable(raw_args), False, None,
-                           f"Unknown tool '{name}'; the billing tools are "
-                           f"{', '.join(TOOL_SCHEMAS)}.")
-    try:
-        args = schema.model_validate(raw_args if raw_args is not None else {})
-    except ValidationError as exc:
-        return ToolOutcome(name, _jsonable(raw_args), False, None, describe_validation_error(exc))
-    clean = args.model_dump(mode="json")
-    try:
-        if isinstance(args, SubscriptionIn):
-            output: BaseModel = get_subscription(store, args.user_id)
-        elif isinstance(args, RefundCaseIn):
-            output = open_refund_case(store, args, request_key=request_key)
-        else:
-            output = get_refund_policy()
-    except BillingToolError as exc:
-        return ToolOutcome(name, clean, False, None, str(exc))
-    # Records hold text customers wrote (a refund's description): planted instructions are
-    # screened out before the output reaches a reply or a prompt.
-    return ToolOutcome(name, clean, True, screen_tool_output(output.model_dump(mode="json")), None)
-
-
-def build_tools(store: BillingStore, *, user_id_default: str | None = None) -> list[StructuredTool]:
-    """The three tools as LangChain StructuredTools for `bind_tools`. With `user_id_default`
-    the schemas' user_id becomes optional and defaults to it (the session's customer), so
-    the model need not repeat it. Each tool returns the output, or {"error": ...}, as JSON."""
-
-    def schema_for(name: str) -> type[BaseModel]:
-        model = TOOL_SCHEMAS[name]
-        if user_id_default is None or "user_id" not in model.model_fields:
-            return model
-        return create_model(
-            model.__name__, __base__=model, __doc__=model.__doc__,
-            user_id=(UserId, Field(user_id_default,
-                                   description="Customer ID; defaults to the current customer.")),
-        )
-
-    def make(name: str) -> StructuredTool:
-        schema = schema_for(name)
-
-        def call(**kwargs: Any) -> str:
-            validated = schema.model_validate(kwargs).model_dump(mode="json")
-            # No tool_call_id reaches the function, so the request key is the call itself:
-            # the same call made twice returns the first case.
-            key = json.dumps([name, validated], sort_keys=True).encode()
-            digest = hashlib.sha256(key).hexdigest()[:32]
-            outcome = run_tool(store, name, validated, request_key=f"tool:{digest}")
-            payload = outcome.output if outcome.ok else {"error": outcome.error}
-            return json.dumps(payload, ensure_ascii=False)
-
-        return StructuredTool.from_function(
-            func=call, name=name, description=TOOL_DESCRIPTIONS[name], args_schema=schema,
-            handle_validation_error=lambda exc: json.dumps(
-                {"error": describe_validation_error(exc)}, ensure_ascii=False),
-        )
-
-    return [make(name) for name in TOOL_SCHEMAS]
