@@ -60,8 +60,12 @@ def store(tmp_path):
 def keyword_chooser(text: str) -> tuple[str, float]:
     """A stand-in for the tool classifier: these tests are about the graph around it."""
     lowered = text.lower()
+    if any(w in lowered for w in ("status", "my case", "zgłoszeni")):
+        return "get_refund_cases", 0.9
     if any(w in lowered for w in ("refund", "reason", "zwrot")):
         return "open_refund_case", 0.9
+    if any(w in lowered for w in ("invoices", "faktury", "paid")):
+        return "get_invoices", 0.9
     if "plan" in lowered:
         return "get_subscription", 0.9
     if "policy" in lowered:

@@ -25,12 +25,12 @@ _CASE_ID = re.compile(r"\b(r\d{5,9})\b", re.IGNORECASE)
 # Words that give a refund's reason, English and Polish (stems; matched in lower case): an
 # overcharge, a service that did not work, the 14-day withdrawal, or a reason in so many words.
 _REASON = re.compile(
-    r"overcharg|too much|wrong (?:charge|amount|bill)|extra charge|charged twice|double|"
+    r"overcharg|too much|wrong (?:charge|amount|bill)|extra charge|twice|double|"
     r"by mistake|mistaken|never ordered|outage|not work|didn'?t work|did not work|no signal|"
     r"no service|was down|cooling|withdraw|changed my mind|goodwill|reason|because|"
     r"za dużo|za duzo|nadpłat|nadplat|naliczon|błędn|bledn|podwójn|podwojn|awari|"
     r"nie działa|nie dziala|nie było|nie bylo|brak zasięgu|brak zasiegu|odstąp|odstap|"
-    r"rezygn|powód|powod|bo |ponieważ|poniewaz"
+    r"odstęp|odstep|rezygn|powód|powod|bo |ponieważ|poniewaz"
 )
 
 
