@@ -24,7 +24,9 @@ EXAMPLES = {
     "technical": ["internet is down", "wifi keeps dropping", "PON LED blinking red",
                   "router lights", "set the APN for mobile data", "moja sieć słaba"],
     "billing": ["refund for my invoice", "what plan am I on", "I was overcharged",
-                "how much does my plan cost", "ile kosztuje plan", "chcę zwrot"],
+                "how much does my plan cost", "ile kosztuje plan", "chcę zwrot",
+                "which invoices do I have", "status of my refund case",
+                "status mojego zgłoszenia"],
     "unknown": ["tell me a joke", "what's the weather", "who won the match", "recipe for soup"],
 }
 DOCS = {
@@ -73,8 +75,9 @@ def keyword_chooser(text: str) -> tuple[str, float]:
     return "none", 0.9
 
 
-def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None):
-    llm = ScriptedChatModel(script=script)
+def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None,
+                 llm=None):
+    llm = llm or ScriptedChatModel(script=script)
     classifier = EmbeddingIntentClassifier(
         hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts]
     )

@@ -200,6 +200,8 @@ async def decide_tool(
             args[arg] = value
     args.update(_earlier(spec, known, args))
     remaining = list(spec.model_args(args))
+    if spec.name in (known or {}):  # an answer to the agent's question: not asked for extras
+        remaining = [a for a in remaining if spec.args_model.model_fields[a].is_required()]
     if remaining:
         runnable = structured_verdict(llm, args_model(spec, remaining), max_tokens)
         prompt = f"{system_prompt}\n\nFill the arguments of {spec.name}: {spec.description}"

@@ -28,6 +28,7 @@ from frontdesk.assistants.telecom.tools import (
 )
 from frontdesk.guardrails.screening import screen_tool_output
 
+
 @dataclass(frozen=True)
 class ToolOutcome:
     name: str
