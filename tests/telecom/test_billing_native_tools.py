@@ -197,3 +197,11 @@ async def test_the_native_calls_text_and_arguments_never_stream(telecom, store):
     assert [name for name, _ in refund][-2:] == ["sources", "done"]
     final = [data["content"] for name, data in refund if name == "replace"][-1]
     assert "R10001" in final and "Calling the tool" not in final
+
+
+async def test_nobody_signed_in_gets_only_the_tools_that_read_no_account(telecom):
+    llm = ToolCallingModel(replies=[call("get_refund_policy", {})])
+    service, _ = telecom(llm=llm)
+    answer = await service.ask("I was overcharged, what is the policy?", "n6")
+    assert [u["name"] for u in answer.extra["used_tools"]] == ["get_refund_policy"]
+    assert [t.name for t in llm._bound[0]] == ["get_refund_policy"]

@@ -225,8 +225,7 @@ async def billing(
     if refusal is not None:
         return _reply(refusal[language], this_reply, **done)
     pending = _continued(state, ctx.tool_chooser)
-    native = build_tools(ctx.billing, user_id_default=user_id) if (
-        supports_native_tools(ctx.llm)) else None
+    native = native_tools(ctx, user_id) if supports_native_tools(ctx.llm) else None
 
     async def decide(error: str | None = None) -> ToolDecision:
         return await billing_decision(
@@ -280,6 +279,15 @@ async def billing(
         updates["billing_case_id"] = outcome.output["case_id"]
     text = tool_reply(outcome.name, outcome.output, outcome.args, language)
     return _reply(text, this_reply, context_flags=flags, **updates)
+
+
+def native_tools(ctx: TelecomContext, user_id: str | None) -> list:
+    """The tools bound for a natively calling model: the caller's id is each one's default,
+    and nobody signed in gets only those that read no account (nothing to ask an id for)."""
+    tools = build_tools(ctx.billing, user_id_default=user_id)
+    if user_id:
+        return tools
+    return [t for t in tools if "user_id" not in SPECS_BY_NAME[t.name].context_args]
 
 
 def _needs_customer_values(tool: str | None) -> bool:
