@@ -243,7 +243,7 @@ async def billing(
         return _reply(text, this_reply, **done)
     questions = human_texts(messages)
     opened_at, opening = (
-        (pending["opened_at"], pending["opening"]) if pending
+        (pending["opened_at"], pending["opening"]) if pending and pending["tool"] == decision.tool
         else (len(questions), questions[-1] if questions else "")
     )
     if decision.missing:
