@@ -129,6 +129,14 @@ async def test_polish_conversation_continues(telecom, store):
     assert len(store.list_cases("u123")) == 1
 
 
+async def test_a_short_answer_is_answered_in_the_conversations_language(telecom, store):
+    # "to faktura INV-..." alone reads as English; the agent still asks in Polish.
+    service, _ = telecom([NOTHING, NOTHING])
+    await service.ask("Chcę zwrot pieniędzy", "c8", user_id="u123")
+    answer = await service.ask("to faktura INV-20251001", "c8", user_id="u123")
+    assert answer.answer.startswith("Chętnie pomogę") and "powód" in answer.answer
+
+
 async def test_a_replayed_answer_turn_opens_no_second_case(telecom, store):
     """The turn that completes a request, run again from the same saved state (a client's
     retry of a turn whose answer it never got), returns the case it opened."""

@@ -3,8 +3,10 @@ the agent asks for the invoice, and the answer, in five phrasings in English and
 Polish, continues the request and opens exactly one case in the billing database.
 
 Every conversation is the signed-in demo customer's, on one of their own invoices (20 PLN is
-below every demo invoice). The answer turns take no model call (nothing required is left for
-the model), so the run costs about one model call per conversation. Slow, so marked `model`.
+below every demo invoice). The answer turns take no model call when the model read the reason
+from the opening (nothing required is left for it), so the run costs about one model call per
+conversation; when it did not, the agent asks for the reason and one more answer gives it.
+Slow, so marked `model`.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ pytestmark = pytest.mark.model
 
 OPENING = {
     "en": "I want a refund of 20 PLN: I was overcharged for a roaming add-on I never ordered.",
-    "pl": "Chcę zwrot 20 zł: naliczono mi za dużo za roaming, którego nie zamawiałem.",
+    "pl": "Proszę o zwrot 20 zł, bo naliczono mi za dużo: roaming, którego nie zamawiałem.",
 }
+REASON = {"en": "The reason is an overcharge.", "pl": "Powód: nadpłata."}
 # (customer, invoice, the answer to "which invoice?")
 ANSWERS = {
     "en": [
@@ -70,6 +73,13 @@ async def test_the_answer_to_which_invoice_opens_one_case(settings, language):
             assert "INV-" in asked.answer, asked.answer  # it asks for the invoice number
             done = await service.ask(answer, thread, user_id=user)
             assert done.route == "billing", (answer, done.answer)
+            if not done.extra["used_tools"]:
+                # The 0.5B model does not always read the reason from the opening: the agent
+                # then asks for it (still keeping the invoice) and one more answer completes it.
+                pending = done.extra["state_excerpt"].get("pending_tool")
+                assert pending == "open_refund_case", (answer, done.answer)
+                assert invoice not in done.answer and len(store.list_cases(user)) == before
+                done = await service.ask(REASON[language], thread, user_id=user)
             (used,) = done.extra["used_tools"]
             assert used["name"] == "open_refund_case" and used["ok"], (answer, used)
             assert used["args"]["invoice_id"] == invoice and used["args"]["amount_pln"] == 20

@@ -40,6 +40,7 @@ from frontdesk.agentkit.tool_calling import (
     supports_native_tools,
 )
 from frontdesk.assistants.telecom import extract, prompts
+from frontdesk.assistants.telecom.nodes import CONTINUATION
 from frontdesk.assistants.telecom.replies import tool_reply
 from frontdesk.assistants.telecom.state import TelecomContext, TelecomState
 from frontdesk.assistants.telecom.tool_runner import build_tools, run_tool
@@ -107,7 +108,13 @@ class PendingRequest(TypedDict):
 
 
 def language_of(state: TelecomState) -> str:
-    return detect_language((human_texts(state.get("messages", [])) or [""])[-1])
+    """The latest message's language; an answer to the agent's question ("to faktura
+    INV-20251001" has too few words to tell) is read with the message before it."""
+    texts = human_texts(state.get("messages", [])) or [""]
+    latest = detect_language(texts[-1])
+    if latest == "en" and state.get("route_method") == CONTINUATION and len(texts) > 1:
+        return detect_language(" ".join(texts[-2:]))
+    return latest
 
 
 def billing_window(messages: list[BaseMessage], size: int) -> list[BaseMessage]:
@@ -193,7 +200,7 @@ def _continued(state: TelecomState, chooser: Chooser) -> PendingRequest | None:
     pending = state.get("pending_request")
     if not pending:
         return None
-    if state.get("route_method") == "continuation":
+    if state.get("route_method") == CONTINUATION:
         return pending
     name, _confidence = choose_tool(chooser, human_texts(state.get("messages", []))[-1:])
     return pending if name == pending["tool"] else None
