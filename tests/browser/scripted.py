@@ -23,6 +23,9 @@ DINNER_A = (
 )
 SPA_A = "The Tidewater Spa offers massages, facials and a eucalyptus steam room, 9 am to 8 pm."
 GREETING = "Hello! I'm the virtual concierge for Seaside Grand Hotel. How can I help you today?"
+CHECKED_Q = "Please answer with checked hours"
+CHECKED_FIRST = "Happy to help. "
+CHECKED_REST = "The spa opens at 9 am."
 BARE_URL_TEXT = "For anything else, call 1-888-226-7711 or visit https://mohegansun.com."
 HOSTILE_TEXT = (
     'Here is **bold** text.\n\n<img src=x onerror="window.__xss=1"> and '
@@ -152,6 +155,14 @@ class ScriptedConcierge(ScriptedService):
                 yield ChatEvent("progress", {"stage": "queue", "position": position, "waiting": 3})
                 await asyncio.sleep(0.01)
             await self.wait_gate()
+        if "checked" in lowered:  # text shown, then the rest held while it is checked
+            yield ChatEvent("token", {"content": CHECKED_FIRST})
+            yield ChatEvent("progress", {"stage": "checking"})
+            await self.wait_gate()
+            yield ChatEvent("token", {"content": CHECKED_REST})
+            yield ChatEvent("sources", {"sources": [], "items": [], "documents": []})
+            yield ChatEvent("done", {"done": True})
+            return
         if "website" in lowered:  # a bare URL, as the out-of-time answer gives the resort's site
             yield ChatEvent("replace", {"content": BARE_URL_TEXT})
             yield ChatEvent("sources", {"sources": [], "items": [], "documents": []})

@@ -9,7 +9,17 @@ import uuid
 import pytest
 
 from .conftest import CHATS_KEY, PHONE, assistant_messages, expect, open_page, send, wait_for_answer
-from .scripted import DINNER_A, DINNER_Q, GREETING, POOL_A, POOL_Q, SPA_A
+from .scripted import (
+    CHECKED_FIRST,
+    CHECKED_Q,
+    CHECKED_REST,
+    DINNER_A,
+    DINNER_Q,
+    GREETING,
+    POOL_A,
+    POOL_Q,
+    SPA_A,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +69,22 @@ def test_streams_answer_with_sources_and_survives_reload(page, services):
     send(page, DINNER_Q)
     wait_for_answer(page, DINNER_A)
     assert concierge.calls[-1][1] != thread_id
+
+
+def test_an_answer_being_checked_says_so_below_its_first_words(page, services):
+    concierge = services.concierge
+    concierge.gate.clear()
+    send(page, CHECKED_Q)
+    answer = assistant_messages(page).last
+    expect(answer.locator(".bubble-text")).to_have_text(CHECKED_FIRST.strip())
+    expect(answer.locator(".progress-status")).to_have_text(
+        "Checking the details before showing them…"
+    )
+    expect(answer).to_have_attribute("data-status", "streaming")
+    concierge.gate.set()
+    wait_for_answer(page, CHECKED_FIRST + CHECKED_REST)
+    expect(answer.locator(".progress-status")).to_have_count(0)
+    expect(answer.locator(".typing")).to_have_count(0)
 
 
 def test_topic_chips_replace_and_polite_errors(page, services):

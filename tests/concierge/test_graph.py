@@ -162,14 +162,27 @@ async def test_stream_emits_metadata_tokens_sources_done(concierge):
     assert documents["Bobby's Burgers"]["category"] == "restaurants"
 
 
-async def test_stream_replaces_canned_replies_and_clears_retried_text(concierge):
+async def test_stream_sends_canned_replies_and_never_shows_a_rejected_value(concierge):
     service, _ = concierge()
     events = [e async for e in service.stream("hello", tid())]
-    assert [e.event for e in events] == ["metadata", "replace", "sources", "done"]
+    assert [e.event for e in events] == ["metadata", "token", "sources", "done"]
+    assert events[1].data["content"].strip()
 
     service, _ = concierge(["It closes at 2:00 AM.", "Bobby's Burgers closes at 11:00 PM.", PASS_JSON])
     events = [e async for e in service.stream("when does bobby's burgers close", tid())]
+    shown = [e.data["content"] for e in events if e.event in ("token", "replace")]
+    # The first draft's closing time is not in the context: it is held, never shown.
+    assert not any("2:00 AM" in text for text in shown)
+    assert any(e.event == "progress" and e.data == {"stage": "checking"} for e in events)
+    assert "".join(shown) == "Bobby's Burgers closes at 11:00 PM."
+
+
+async def test_a_wrong_sentence_after_a_right_one_is_cleared_on_retry(concierge):
+    first = "Bobby's Burgers is in the Casino of the Sky. It closes at 2:00 AM."
+    service, _ = concierge([first, "Bobby's Burgers closes at 11:00 PM.", PASS_JSON])
+    events = [e async for e in service.stream("when does bobby's burgers close", tid())]
     names = [e.event for e in events]
+    assert events[names.index("token")].data["content"].startswith("Bobby's Burgers is in")
     reset = names.index("replace")
     assert events[reset].data == {"content": ""}
     after = "".join(e.data["content"] for e in events[reset:] if e.event == "token")

@@ -17,6 +17,7 @@ from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from frontdesk.agentkit.release import ReleaseCheck
 from frontdesk.agentkit.streaming import (
     OutOfTime,
     message_text,
@@ -54,6 +55,9 @@ class GraphAssistant:
         # The turn's state -> its answer when the turn runs out of time (what was retrieved
         # and where to ask); None: a general "busy, ask again" sentence.
         out_of_time: OutOfTime | None = None,
+        # (the turn's state so far, the answer text so far) -> may it be shown while the turn
+        # still runs? None: no sentence with a specific before the turn ends.
+        release_check: ReleaseCheck | None = None,
     ):
         self.name = name
         self.graph = graph
@@ -66,6 +70,7 @@ class GraphAssistant:
         self._resources = resources
         self._progress_of = progress_of
         self._out_of_time = out_of_time
+        self._release_check = release_check
         self._closed = False
 
     @property
@@ -118,6 +123,7 @@ class GraphAssistant:
             durability=DURABILITY,
             progress_of=self._progress_of,
             out_of_time=self._out_of_time,
+            release_check=self._release_check,
         )
 
     async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:

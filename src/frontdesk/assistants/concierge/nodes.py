@@ -70,6 +70,16 @@ def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
     }
 
 
+def supplied_facts(ctx: ConciergeContext) -> list[str]:
+    """Facts the system itself gives the model (property contacts, helplines): support for an
+    answer's specifics as much as what was retrieved."""
+    values = _property_values(ctx)
+    return [
+        prompts.HELPLINES,
+        f"{values['property_name']} {values['location']} {values['phone']} {values['website']}",
+    ]
+
+
 def _reply(text: str) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text)], "sources_used": []}
 
@@ -183,11 +193,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         answer,
         texts,
         venue_names=ctx.venue_names,
-        trusted_facts=[
-            state.get("current_time", ""),
-            prompts.HELPLINES,
-            f"{values['property_name']} {values['location']} {values['phone']} {values['website']}",
-        ],
+        trusted_facts=[state.get("current_time", ""), *supplied_facts(ctx)],
     )
     if not grounding.grounded:
         logger.info(

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage
 
+from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import last_ai_text
 from frontdesk.assistants.base import Answer
@@ -271,4 +272,8 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         sources_of=sources_of,
         resources=resources,
         out_of_time=partial(out_of_time_answer, property=source.property),
+        release_check=grounded_release(
+            venue_names=context.venue_names,
+            trusted_facts_of=lambda state: nodes.supplied_facts(context),
+        ),
     )

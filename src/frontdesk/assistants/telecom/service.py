@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import human_texts, last_ai_text
 from frontdesk.assistants.base import Answer
@@ -294,6 +295,8 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         sources_of=sources_of,
         resources=resources,
         out_of_time=out_of_time_answer,
+        # A technical answer's specifics are released once its manual sections support them.
+        release_check=grounded_release(),
     )
 
 

@@ -52,7 +52,7 @@ export function updateMessage(message) {
 }
 
 function updateWaiting(message, bubble, status) {
-  const waiting = status === "streaming" && !message.text;
+  const waiting = status === "streaming" && (!message.text || Boolean(message.checking));
   let typing = bubble.querySelector(".typing");
   if (waiting && !typing) {
     typing = el("span", "typing");
