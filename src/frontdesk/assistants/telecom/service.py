@@ -36,6 +36,7 @@ from frontdesk.knowledge.mmr import (
     write_statistics,
 )
 from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
 from frontdesk.runtime import Models
@@ -150,6 +151,7 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
         "retrieval": None,
         "used_tools": [],
         "route_hint": None,
+        "ticket_id": None,
     }
     if user_id:
         update["user_id"] = user_id
@@ -232,6 +234,8 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
         excerpt["billing_case_id"] = state["billing_case_id"]
     if state.get("route_hint"):
         excerpt["route_hint"] = state["route_hint"]
+    if state.get("ticket_id"):
+        excerpt["ticket_id"] = state["ticket_id"]
     return excerpt
 
 
@@ -261,6 +265,8 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     try:
         billing = open_billing(settings)
         resources.callback(billing.dispose)
+        tickets = TicketStore(settings.threads_path)
+        resources.callback(tickets.close)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(settings.checkpointer, settings.checkpoint_path)
         )
@@ -273,6 +279,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         retriever=knowledge.retriever,
         billing=billing,
         tool_chooser=build_tool_chooser(settings, models),
+        tickets=tickets,
     )
     info = {
         "assistant": NAME,
@@ -294,6 +301,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         sources_of=sources_of,
         resources=resources,
         out_of_time=out_of_time_answer,
+        tickets=tickets,
     )
 
 
