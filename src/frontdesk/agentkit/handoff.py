@@ -6,6 +6,8 @@ An assistant's graph opens a ticket when the customer asks for a person
 each new message on it instead of answering. A person's reply is put into the conversation by
 the service (`GraphAssistant`) before the thread is next read or answered, as an assistant
 message named `PERSON`, with an id of its own so putting it there twice changes nothing.
+A turn the handoff agent answered says so with `ticket_id` in its `sources` event: the web UI
+then fetches the conversation after turns and on load, to show a person's replies (no push).
 """
 
 from __future__ import annotations

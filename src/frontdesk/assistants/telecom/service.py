@@ -177,6 +177,8 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         "documents": documents,
         "used_tools": state.get("used_tools") or [],
         "route": state.get("route"),
+        # Handed to a person: the web UI then looks for their replies (agentkit.handoff).
+        "ticket_id": state.get("ticket_id"),
     }
 
 
