@@ -46,12 +46,16 @@ def test_operator_answers_and_closes_a_handoff():
     held = ask(thread, "halo, jest tam ktoś?")
     assert held["route"] == "handoff" and "dołączyłem" in held["answer"]
 
-    answered = runner.invoke(app, ["tickets", "answer", "1", "Dzień dobry, tu Ala.", "--author", "Ala"])
+    answered = runner.invoke(
+        app, ["tickets", "answer", "1", "Dzień dobry, tu Ala.", "--author", "Ala"]
+    )
     assert answered.exit_code == 0, answered.output
     shown = runner.invoke(app, ["tickets", "show", "1"]).stdout
     assert "chcę rozmawiać z konsultantem" in shown
-    assert "customer> halo, jest tam ktoś?" in shown and "person (Ala)> Dzień dobry, tu Ala." in shown
-    assert json.loads(runner.invoke(app, ["tickets", "show", "1", "--json"]).stdout)["status"] == "answered"
+    assert "customer> halo, jest tam ktoś?" in shown
+    assert "person (Ala)> Dzień dobry, tu Ala." in shown
+    as_json = runner.invoke(app, ["tickets", "show", "1", "--json"]).stdout
+    assert json.loads(as_json)["status"] == "answered"
 
     closed = runner.invoke(app, ["tickets", "close", "1"])
     assert closed.exit_code == 0 and "closed" in closed.stdout

@@ -196,10 +196,6 @@ class ScriptedHelpdesk(ScriptedConcierge):
 
 ROUTER_Q = "My router PON LED is blinking red. What's wrong?"
 ROUTER_A = "A blinking PON LED means the router is synchronising with the ONT."
-# A conversation handed to a person: the reply names the ticket, the sources carry its number.
-HANDOFF_Q = "I want to talk to a person"
-HANDOFF_TICKET = 7
-HANDOFF_A = "You are being transferred to a person: ticket #7. A person will answer here."
 REFUND_Q = "I want a refund for invoice INV-20251001"
 INVOICE_Q = "Show me invoice INV-1"
 TELECOM_CITATIONS = [
@@ -241,11 +237,7 @@ class ScriptedTelecom(ScriptedService):
         lowered = message.lower()
         citations: list[dict[str, Any]] = []
         tools: list[dict[str, Any]] = []
-        ticket = None
-        if "person" in lowered:
-            route, ticket = "handoff", HANDOFF_TICKET
-            yield ChatEvent("replace", {"content": HANDOFF_A})
-        elif "router" in lowered:
+        if "router" in lowered:
             route, citations = "technical", TELECOM_CITATIONS
             for index, word in enumerate(ROUTER_A.split(" ")):
                 await asyncio.sleep(0.005)
@@ -294,7 +286,6 @@ class ScriptedTelecom(ScriptedService):
                 ],
                 "used_tools": tools,
                 "route": route,
-                "ticket_id": ticket,
             },
         )
         yield ChatEvent("done", {"done": True})

@@ -5,15 +5,46 @@ from __future__ import annotations
 
 import json
 
-from .conftest import CHATS_KEY, assistant_messages, expect, open_page, send, wait_for_answer
-from .scripted import HANDOFF_A, HANDOFF_Q, ROUTER_A, ROUTER_Q
+from frontdesk.assistants.base import ChatEvent
+
+from .conftest import (
+    CHATS_KEY,
+    LiveServer,
+    assistant_messages,
+    expect,
+    open_page,
+    send,
+    wait_for_answer,
+)
+from .scripted import ROUTER_A, ROUTER_Q, ScriptedTelecom
 
 THREAD = "5e1f5a2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f"
+HANDOFF_Q = "I want to talk to a person"
+HANDOFF_A = "You are being transferred to a person: ticket #7. A person will answer here."
 PERSON_A = "Hi, Alice from support here: I reset your line."
 
 
-def test_a_persons_answer_shows_labelled_after_a_reload(browser, live_server, problems):
-    page = open_page(browser, live_server, problems, assistant="telecom")
+class HandoffTelecom(ScriptedTelecom):
+    """The scripted telecom assistant, which hands a conversation to a person when asked."""
+
+    async def answer(self, message, thread_id, user_id):
+        if message != HANDOFF_Q:
+            async for event in super().answer(message, thread_id, user_id):
+                yield event
+            return
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        yield ChatEvent("replace", {"content": HANDOFF_A})
+        sources = {"sources": [], "used_tools": [], "route": "handoff", "ticket_id": 7}
+        yield ChatEvent("sources", sources)
+        yield ChatEvent("done", {"done": True})
+
+
+def test_a_persons_answer_shows_labelled_after_a_reload(browser, problems):
+    with LiveServer(HandoffTelecom()) as server:
+        handed_over(open_page(browser, server, problems))  # the only assistant
+
+
+def handed_over(page) -> None:
     try:
         # This page's conversation is THREAD, so the test can answer for the server.
         chats = {"telecom": {"threadId": THREAD, "messages": []}}
@@ -22,15 +53,21 @@ def test_a_persons_answer_shows_labelled_after_a_reload(browser, live_server, pr
         expect(page.locator("#status")).to_have_attribute("data-state", "online")
         transcript = page.accounts.transcripts[("telecom", THREAD)] = []
 
-        lookups = lambda: page.accounts.sent(f"/conversations/telecom/{THREAD}")  # noqa: E731
+        lookups = lambda: page.accounts.sent(f"/conversations/telecom/{THREAD}")
         send(page, ROUTER_Q)
         wait_for_answer(page, ROUTER_A)
-        transcript += [{"role": "user", "content": ROUTER_Q}, {"role": "assistant", "content": ROUTER_A}]
+        transcript += [
+            {"role": "user", "content": ROUTER_Q},
+            {"role": "assistant", "content": ROUTER_A},
+        ]
         page.wait_for_timeout(300)
         assert lookups() == []  # a conversation that was never handed over is not looked up
         send(page, HANDOFF_Q)
         wait_for_answer(page, HANDOFF_A)
-        transcript += [{"role": "user", "content": HANDOFF_Q}, {"role": "assistant", "content": HANDOFF_A}]
+        transcript += [
+            {"role": "user", "content": HANDOFF_Q},
+            {"role": "assistant", "content": HANDOFF_A},
+        ]
         for _ in range(50):  # once it was, it is looked up after each turn
             if lookups():
                 break

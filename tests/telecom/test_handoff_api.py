@@ -125,14 +125,16 @@ async def test_ticket_routes_need_a_key_allowed_the_assistant(app_with_telecom):
         await customer.post(
             "/chat", json={"assistant": "telecom", "message": "agent please", "thread_id": THREAD}
         )
-        ticket_id = (await anonymous.get("/tickets", headers=bearer(DESK))).json()["tickets"][0]["id"]
+        listed = (await anonymous.get("/tickets", headers=bearer(DESK))).json()["tickets"]
+        ticket_id = listed[0]["id"]
         answer = {"text": "hello"}
         # No key: neither the customer's web session nor an anonymous (local) caller.
+        path = f"/tickets/{ticket_id}"
         for caller in (customer, anonymous):
             assert (await caller.get("/tickets")).status_code == 403
-            assert (await caller.get(f"/tickets/{ticket_id}")).status_code == 403
-            assert (await caller.post(f"/tickets/{ticket_id}/answer", json=answer)).status_code == 403
-            assert (await caller.post(f"/tickets/{ticket_id}/close")).status_code == 403
+            assert (await caller.get(path)).status_code == 403
+            assert (await caller.post(f"{path}/answer", json=answer)).status_code == 403
+            assert (await caller.post(f"{path}/close")).status_code == 403
         bad = await anonymous.get("/tickets", headers=bearer("not-a-key-0123456789"))
         assert bad.status_code == 401
         # A key for another assistant sees no telecom ticket: 404, as for one that is not there.
@@ -142,7 +144,7 @@ async def test_ticket_routes_need_a_key_allowed_the_assistant(app_with_telecom):
         assert (await anonymous.get(f"/tickets/{ticket_id}", headers=shop)).status_code == 404
         assert (await anonymous.get("/tickets/999", headers=bearer(DESK))).status_code == 404
         for action, body in (("answer", answer), ("close", None)):
-            refused = await anonymous.post(f"/tickets/{ticket_id}/{action}", json=body, headers=shop)
+            refused = await anonymous.post(f"{path}/{action}", json=body, headers=shop)
             assert refused.status_code == 404
         still = (await anonymous.get(f"/tickets/{ticket_id}", headers=bearer(DESK))).json()
         assert still["status"] == "open" and still["messages"] == []

@@ -348,9 +348,9 @@ def _commit(session: Session, row: TicketRow) -> Ticket:
 
 
 def _message(row: TicketMessageRow) -> TicketMessage:
-    return TicketMessage(
-        row.id, row.ticket_id, row.sender, row.author, row.text, _aware(row.created_at)  # type: ignore[arg-type]
-    )
+    sender: Sender = "person" if row.sender == "person" else "customer"
+    created = _aware(row.created_at)
+    return TicketMessage(row.id, row.ticket_id, sender, row.author, row.text, created)
 
 
 def _ticket(session: Session, row: TicketRow, *, messages: bool = True) -> Ticket:
