@@ -91,3 +91,12 @@ def test_list_filters_by_assistant(tickets):
     tickets.open_sync("shop", "t1", [])
     assert [t.assistant for t in tickets.find_sync(["shop"])] == ["shop"]
     assert tickets.find_sync([]) == []
+
+
+def test_concurrent_opens_make_one_ticket(tickets):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(8) as pool:
+        opened = list(pool.map(lambda _: tickets.open_sync("helpdesk", "t9", []), range(16)))
+    assert len({ticket.id for ticket, _ in opened}) == 1
+    assert sum(created for _, created in opened) == 1
