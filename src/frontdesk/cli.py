@@ -1,4 +1,4 @@
-"""The `frontdesk` command: serve, chat, ask, ingest, eval and model setup."""
+"""The `frontdesk` command: serve, chat, ask, ingest, eval, model setup and tickets."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from frontdesk import __version__
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
 from frontdesk.guardrails.cli import guard_app
+from frontdesk.tickets_cli import tickets_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -28,6 +29,7 @@ app = typer.Typer(
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
 app.add_typer(guard_app, name="guard")
+app.add_typer(tickets_app, name="tickets")
 
 console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)

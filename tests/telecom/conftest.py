@@ -69,7 +69,9 @@ def keyword_chooser(text: str) -> tuple[str, float]:
     return "none", 0.9
 
 
-def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None):
+def make_service(
+    kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None, tickets=None
+):
     llm = ScriptedChatModel(script=script)
     classifier = EmbeddingIntentClassifier(
         hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts]
@@ -80,6 +82,7 @@ def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpoi
         retriever=MMRRetriever(kb, "telecom", MMRSettings(threshold=threshold, min_hits=1)),
         billing=store,
         tool_chooser=keyword_chooser,
+        tickets=tickets,
     )
     service = GraphAssistant(
         "telecom",
@@ -90,6 +93,7 @@ def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpoi
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
+        tickets=tickets,
     )
     return service, llm
 

@@ -26,6 +26,7 @@ from frontdesk.assistants.base import AssistantService
 from frontdesk.assistants.registry import served_plugins
 from frontdesk.config import Settings, get_settings
 from frontdesk.memory.threads import ThreadStore
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.server.admission import install_turn_admission, queue_status
 from frontdesk.server.conversations import router as conversations_router
 from frontdesk.server.deps import (
@@ -51,6 +52,7 @@ from frontdesk.server.schemas import (
     turn_responses,
 )
 from frontdesk.server.streaming import chat_sse_stream, sse_message
+from frontdesk.server.tickets import router as tickets_router
 from frontdesk.server.turns import RunningTurns, plan_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
 
@@ -78,6 +80,7 @@ def create_app(
         app.state.services = {}
         app.state.load_error = None
         app.state.threads = ThreadStore(settings.threads_path)
+        app.state.tickets = TicketStore(settings.threads_path)
         try:
             app.state.services = dict(await load_services(settings))
             logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
@@ -95,6 +98,7 @@ def create_app(
                 except Exception:
                     logger.exception("closing assistant %s failed", name)
             app.state.threads.close()
+            app.state.tickets.close()
 
     app = FastAPI(
         title="Frontdesk",
@@ -116,6 +120,7 @@ def create_app(
 
     _add_routes(app)
     app.include_router(conversations_router)
+    app.include_router(tickets_router)
     routers = [p.api_router() for p in app.state.plugins.values() if p.api_router is not None]
     for router in routers:
         app.include_router(router)

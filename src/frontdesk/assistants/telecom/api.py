@@ -117,7 +117,7 @@ class TelecomChatResponse(BaseModel):
     """`POST /telecom/chat` answer: the reply and what produced it."""
 
     reply: str
-    route: str | None = Field(description="technical, billing or fallback.")
+    route: str | None = Field(description="technical, billing, fallback or handoff.")
     last_agent: str | None = Field(description="The agent that answered.")
     sources: list[Citation] = Field(
         description="Citations behind a technical answer (empty otherwise)."

@@ -16,6 +16,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.handoff import conversation_of
 from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts, message_text
@@ -41,6 +42,7 @@ from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.handoff import asks_for_person
 from frontdesk.routing.keywords import KeywordCounts
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
 
@@ -51,7 +53,13 @@ TECHNICAL_RETRIEVE = "technical_retrieve"
 TECHNICAL_ANSWER = "technical_answer"
 BILLING = "billing"
 FALLBACK = "fallback"
-ROUTES = {"technical": TECHNICAL_RETRIEVE, "billing": BILLING, "fallback": FALLBACK}
+HANDOFF = "handoff"  # a person instead of the bot: telecom/handoff.py
+ROUTES = {
+    "technical": TECHNICAL_RETRIEVE,
+    "billing": BILLING,
+    "fallback": FALLBACK,
+    "handoff": HANDOFF,
+}
 VERDICT_TOKENS = 96
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (
@@ -96,12 +104,20 @@ def _reply(text: str, **updates: Any) -> dict[str, Any]:
 # -- router -----------------------------------------------------------------------------------
 
 
-async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[str, Any]:
+async def router(
+    state: TelecomState, runtime: Runtime[TelecomContext], config: RunnableConfig
+) -> dict[str, Any]:
     ctx = runtime.context
     messages = state.get("messages", [])
+    text = (human_texts(messages) or [""])[-1]
+    # Before anything else: a customer asking for a person, or waiting for one (the bot is
+    # silent on a thread whose ticket is open), goes to the handoff agent, long thread or not.
+    if ctx.tickets is not None and (
+        asks_for_person(text) or await ctx.tickets.active(*conversation_of(config))
+    ):
+        return {"route": HANDOFF, "route_method": "handoff", "router_confidence": 1.0}
     if len(messages) > ctx.max_messages:
         return {"route": FALLBACK, "route_method": "turn_limit", "router_confidence": 1.0}
-    text = (human_texts(messages) or [""])[-1]
     audit = guard_for(ctx.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)

@@ -37,6 +37,7 @@ from frontdesk.knowledge.mmr import (
     write_statistics,
 )
 from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
 from frontdesk.runtime import Models
@@ -151,6 +152,7 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
         "retrieval": None,
         "used_tools": [],
         "route_hint": None,
+        "ticket_id": None,
     }
     if user_id:
         update["user_id"] = user_id
@@ -176,6 +178,8 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         "documents": documents,
         "used_tools": state.get("used_tools") or [],
         "route": state.get("route"),
+        # Handed to a person: the web UI then looks for their replies (agentkit.handoff).
+        "ticket_id": state.get("ticket_id"),
     }
 
 
@@ -233,6 +237,8 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
         excerpt["billing_case_id"] = state["billing_case_id"]
     if state.get("route_hint"):
         excerpt["route_hint"] = state["route_hint"]
+    if state.get("ticket_id"):
+        excerpt["ticket_id"] = state["ticket_id"]
     return excerpt
 
 
@@ -262,6 +268,8 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     try:
         billing = open_billing(settings)
         resources.callback(billing.dispose)
+        tickets = TicketStore(settings.threads_path)
+        resources.callback(tickets.close)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(settings.checkpointer, settings.checkpoint_path)
         )
@@ -274,6 +282,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         retriever=knowledge.retriever,
         billing=billing,
         tool_chooser=build_tool_chooser(settings, models),
+        tickets=tickets,
     )
     info = {
         "assistant": NAME,
@@ -297,6 +306,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         out_of_time=out_of_time_answer,
         # A technical answer's specifics are released once its manual sections support them.
         release_check=grounded_release(),
+        tickets=tickets,
     )
 
 
