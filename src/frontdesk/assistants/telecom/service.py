@@ -24,6 +24,7 @@ from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
@@ -47,6 +48,12 @@ DATA_DIR = Path(__file__).parent / "data"
 DOCS_DIR = DATA_DIR / "docs"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
 TOOL_EXAMPLES = DATA_DIR / "tool_examples.jsonl"
+# Polish question words -> the English manuals' words: MiniLM is an English model, and most
+# manuals are English only (knowledge/glossary.py).
+GLOSSARY = DATA_DIR / "glossary_pl_en.tsv"
+# Every reader of telecom's answers is a customer: documents for agents (front matter
+# `audience: agent`) are indexed but never retrieved.
+CUSTOMER_AUDIENCE = "customer"
 EVAL_DIR = DATA_DIR / "eval"
 GREETING_PATTERNS = [
     (
@@ -87,8 +94,24 @@ def open_knowledge(
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
     threshold = TelecomSettings.of(settings).gate_threshold
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=threshold))
+    retriever = MMRRetriever(
+        index,
+        NAME,
+        MMRSettings(threshold=threshold, audiences=(CUSTOMER_AUDIENCE,)),
+        translate=polish_to_manuals(),
+    )
     return Knowledge(corpus, index, retriever), report
+
+
+def polish_to_manuals():
+    """`question -> the question in the manuals' English words`, for Polish questions only
+    (None otherwise: an English question is searched as written)."""
+    glossary = Glossary.load(GLOSSARY)
+
+    def translate(question: str) -> str | None:
+        return glossary.translate(question) if detect_language(question) == "pl" else None
+
+    return translate
 
 
 def build_router(
