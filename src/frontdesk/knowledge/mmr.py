@@ -80,13 +80,23 @@ class Retrieval:
 
 def citation_of(hit: dict[str, Any]) -> dict[str, Any]:
     meta = hit["metadata"]
+    title = str(meta.get("title", ""))
     return {
-        "title": meta.get("title", ""),
-        "section": meta.get("section_path", ""),
+        "title": title,
+        "section": section_under(title, str(meta.get("section_path", ""))),
         "file": Path(str(meta.get("path", ""))).name,
         "version": meta.get("version", ""),
         "score": hit.get("score"),
     }
+
+
+def section_under(title: str, section_path: str) -> str:
+    """The section path without the document's own title: a document's H1 is usually its
+    title, and a citation "Title — Title > Section" says the title twice."""
+    parts = [part.strip() for part in section_path.split(">")]
+    if title and parts and parts[0].casefold() == title.strip().casefold():
+        parts = parts[1:]
+    return " > ".join(parts)
 
 
 def mmr_order(

@@ -54,6 +54,11 @@ GLOSSARY = DATA_DIR / "glossary_pl_en.tsv"
 # Every reader of telecom's answers is a customer: documents for agents (front matter
 # `audience: agent`) are indexed but never retrieved.
 CUSTOMER_AUDIENCE = "customer"
+# The nodes whose model tokens stream to the customer. Not the technical answer: its first
+# draft is checked against the manuals once whole and may be rejected and rewritten
+# (technical.grounded_answer), and a customer must never read a rejected draft; it arrives
+# whole once it has passed.
+TOKEN_NODES = frozenset({nodes.BILLING})
 EVAL_DIR = DATA_DIR / "eval"
 GREETING_PATTERNS = [
     (
@@ -193,7 +198,7 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         for d, hit in zip(docs, hits, strict=False)
     ]
     return {
-        "sources": [f"{d['title']} — {d['section']}" for d in docs],
+        "sources": [" — ".join(str(p) for p in (d["title"], d["section"]) if p) for d in docs],
         "citations": docs,
         "documents": documents,
         "used_tools": state.get("used_tools") or [],
@@ -311,7 +316,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         build_graph(checkpointer),
         context,
         info=info,
-        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        token_nodes=TOKEN_NODES,
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
