@@ -97,3 +97,20 @@ def test_only_the_served_audience_is_retrieved_and_counted(tmp_path, hash_embedd
     nobody = _retriever(tmp_path / "c", hash_embeddings, audiences=("partner",))
     empty = nobody.retrieve("PON LED")
     assert empty.no_context and empty.hits == [] and "audience" in empty.reason
+
+
+def test_a_front_matter_change_reaches_the_index_without_re_embedding(tmp_path, hash_embeddings):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    page = "---\ntitle: Policy\naudience: {}\n---\n# Policy\n## Transfers\nCall the desk.\n"
+    (folder / "policy.md").write_text(page.format("customer"))
+    index = KnowledgeIndex(tmp_path / "index", hash_embeddings, "hash", title_keys=("title",))
+    ingest(load_markdown_folder(folder, "kb"), index, chunk_size=40, overlap=5, chunker=chunk_corpus)
+    retriever = MMRRetriever(index, "kb", MMRSettings(threshold=-1.0, min_hits=1, audiences=("customer",)))
+    assert retriever.retrieve("call the desk").hits
+    (folder / "policy.md").write_text(page.format("agent"))  # the text, hence the ids, stay
+    report = ingest(
+        load_markdown_folder(folder, "kb"), index, chunk_size=40, overlap=5, chunker=chunk_corpus
+    )
+    assert report.relabelled >= 1 and report.added == 0
+    assert retriever.retrieve("call the desk").hits == []
