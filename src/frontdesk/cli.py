@@ -354,6 +354,9 @@ def evaluate(
         for key, value in result.metrics.items():
             if not isinstance(value, (dict, list)):
                 out.print(f"{key}: {value}")
+        for language, figures in (result.metrics.get("per_language") or {}).items():
+            shown = ", ".join(f"{key} {value}" for key, value in figures.items())
+            out.print(f"[{language}] {shown}", markup=False)
     console.print(f"report: {path}")
 
 

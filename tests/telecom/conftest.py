@@ -6,10 +6,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.telecom import nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
-from frontdesk.assistants.telecom.service import answer_of, sources_of, turn_input
+from frontdesk.assistants.telecom.service import TOKEN_NODES, answer_of, sources_of, turn_input
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.knowledge.index import KnowledgeIndex
 from frontdesk.knowledge.ingest import ingest
@@ -89,7 +88,7 @@ def make_service(
         build_graph(checkpointer or InMemorySaver()),
         context,
         info={"name": "Telecom"},
-        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        token_nodes=TOKEN_NODES,
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from frontdesk.agentkit.grounding import check_grounding
-from frontdesk.agentkit.specifics import details
+from frontdesk.agentkit.specifics import counted, details
 
 # (what the turn's nodes have written so far, the answer text up to and including the new
 # sentence) -> may that text be shown now?
@@ -34,7 +34,9 @@ _BOUNDARY = re.compile(r"(?<=[.!?:])[\"')\]*_]*\s+(?=[\"'(\[*_]*[A-Z0-9$])|\n+")
 
 
 def has_specifics(text: str) -> bool:
-    return any(details(text).values())
+    """A time, price, phone number, date, number of two digits or more, or a counted quantity
+    ("3 GHz", "2 adults")."""
+    return any(details(text).values()) or bool(counted(text))
 
 
 def hold_specifics(state: dict[str, Any], text: str) -> bool:
@@ -59,11 +61,9 @@ def grounded_release(
     names = list(venue_names)
 
     def check(state: dict[str, Any], text: str) -> bool:
-        if not has_specifics(text) and not _names_any(text, names):
-            return True
         context, supplied = context_of(state), trusted_facts_of(state)
         if not context and not supplied:
-            return False
+            return not has_specifics(text) and not _names_any(text, names)
         report = check_grounding(text, context, venue_names=names, trusted_facts=supplied)
         return report.grounded
 

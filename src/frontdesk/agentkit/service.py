@@ -17,8 +17,8 @@ from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
-from frontdesk.agentkit.release import ReleaseCheck
 from frontdesk.agentkit.handoff import person_message, transcript_of
+from frontdesk.agentkit.release import ReleaseCheck
 from frontdesk.agentkit.streaming import (
     OutOfTime,
     out_of_time_answer,

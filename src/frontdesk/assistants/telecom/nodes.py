@@ -34,14 +34,16 @@ from frontdesk.assistants.telecom.replies import tool_reply
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
     bounded_context,
+    earlier_questions,
     grounded_answer,
+    latest_question,
     source_block,
+    technical_query,
     with_sources,
 )
 from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS, run_tool
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
-from frontdesk.routing.followup import is_follow_up
 from frontdesk.routing.handoff import asks_for_person
 from frontdesk.routing.keywords import KeywordCounts
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
@@ -173,15 +175,6 @@ async def llm_route(llm, text: str) -> tuple[str, float]:
 # -- technical agent --------------------------------------------------------------------------
 
 
-def technical_query(messages: list[BaseMessage]) -> str:
-    """The question to search for: the last one, with the one before when it is a follow-up."""
-    questions = human_texts(messages)
-    query = questions[-1] if questions else ""
-    if len(questions) > 1 and is_follow_up(query):
-        query = f"{questions[-2]} {query}"
-    return query
-
-
 def technical_retrieve(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[str, Any]:
     found = runtime.context.retriever.retrieve(technical_query(state.get("messages", [])))
     return {
@@ -209,20 +202,27 @@ async def technical_answer(
     hits = state.get("retrieved_context") or []
     done = {"last_agent": "technical", "used_tools": []}
     if not hits:
-        topic = technical_query(messages)[:80]
+        topic = latest_question(messages)[:80]
         missing = render(prompts.NO_CONTEXT_MISSING[language], topic=topic) if topic else ""
         text = render(Template(prompts.NO_CONTEXT[language]), missing=missing)
         flags = {**(state.get("context_flags") or {}), "no_context": True}
         return _reply(text, last_docs=[], context_flags=flags, **done)
     kept = bounded_context(hits, ctx.max_context_chars)
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
+    earlier = earlier_questions(messages)
+    conversation = (
+        render(prompts.EARLIER_MESSAGES, messages="\n".join(f"- {text}" for text in earlier))
+        if earlier
+        else ""
+    )
     turn = render(
         prompts.TECHNICAL_TURN,
         context="\n\n".join(source_block(hit) for hit in kept),
-        question=technical_query(messages),
+        conversation=conversation,
+        question=latest_question(messages),
     )
-    # No earlier turns: a small model copies them (a billing reply, a previous answer) into
-    # this one. A follow-up's context comes from its question joined to the previous one.
+    # The customer's earlier words, not the earlier replies: a small model copies those (a
+    # billing reply, a previous answer) into this one.
     try:
         text = await grounded_answer(
             ctx.llm, system, turn, [hit["content"] for hit in kept], language

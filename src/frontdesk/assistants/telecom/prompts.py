@@ -26,9 +26,14 @@ Rules:
 
 TECHNICAL_TURN = """CONTEXT (from the knowledge base):
 $context
-
+$conversation
 QUESTION:
 $question"""
+# The customer's earlier messages, so a clarification keeps the problem it clarifies.
+EARLIER_MESSAGES = """
+EARLIER IN THIS CONVERSATION (the customer's words, oldest first):
+$messages
+"""
 
 RETRY_FEEDBACK = """Your previous answer had errors. $feedback
 Write the answer again using only values from the CONTEXT."""

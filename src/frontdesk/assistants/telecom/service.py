@@ -25,6 +25,7 @@ from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
@@ -49,6 +50,17 @@ DATA_DIR = Path(__file__).parent / "data"
 DOCS_DIR = DATA_DIR / "docs"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
 TOOL_EXAMPLES = DATA_DIR / "tool_examples.jsonl"
+# Polish question words -> the English manuals' words: MiniLM is an English model, and most
+# manuals are English only (knowledge/glossary.py).
+GLOSSARY = DATA_DIR / "glossary_pl_en.tsv"
+# Every reader of telecom's answers is a customer: documents for agents (front matter
+# `audience: agent`) are indexed but never retrieved.
+CUSTOMER_AUDIENCE = "customer"
+# The nodes whose model tokens stream to the customer. The technical answer's first draft may be
+# rejected by its grounding check and rewritten (technical.grounded_answer): its sentences are
+# released only as far as the manuals support them (agentkit/release.py), so a customer never
+# reads a wrong value; a rewrite's text waits and replaces what was shown.
+TOKEN_NODES = frozenset({nodes.TECHNICAL_ANSWER, nodes.BILLING})
 EVAL_DIR = DATA_DIR / "eval"
 GREETING_PATTERNS = [
     (
@@ -89,8 +101,24 @@ def open_knowledge(
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
     threshold = TelecomSettings.of(settings).gate_threshold
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=threshold))
+    retriever = MMRRetriever(
+        index,
+        NAME,
+        MMRSettings(threshold=threshold, audiences=(CUSTOMER_AUDIENCE,)),
+        translate=polish_to_manuals(),
+    )
     return Knowledge(corpus, index, retriever), report
+
+
+def polish_to_manuals():
+    """`question -> the question in the manuals' English words`, for Polish questions only
+    (None otherwise: an English question is searched as written)."""
+    glossary = Glossary.load(GLOSSARY)
+
+    def translate(question: str) -> str | None:
+        return glossary.translate(question) if detect_language(question) == "pl" else None
+
+    return translate
 
 
 def build_router(
@@ -173,7 +201,7 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         for d, hit in zip(docs, hits, strict=False)
     ]
     return {
-        "sources": [f"{d['title']} — {d['section']}" for d in docs],
+        "sources": [" — ".join(str(p) for p in (d["title"], d["section"]) if p) for d in docs],
         "citations": docs,
         "documents": documents,
         "used_tools": state.get("used_tools") or [],
@@ -298,7 +326,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         build_graph(checkpointer),
         context,
         info=info,
-        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        token_nodes=TOKEN_NODES,
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
