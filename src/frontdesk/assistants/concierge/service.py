@@ -30,7 +30,11 @@ from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
-from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.question_form import (
+    asks_about_rules,
+    asks_for_information,
+    asks_whether_offered,
+)
 from frontdesk.routing.router import (
     IntentRouter,
     Reroute,
@@ -119,7 +123,13 @@ def build_router(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
         # "How late can I cancel?" asks about the policy; "cancel my room" is the request.
-        reroutes=[Reroute("action_request", "property_qa", asks_for_information)],
+        # "Do I need to cancel a day ahead?" and "can I bring a bag?" ask about the rules; "do
+        # you have craps tables?" asks what is offered, not how to win.
+        reroutes=[
+            Reroute("action_request", "property_qa", asks_for_information),
+            Reroute("action_request", "property_qa", asks_about_rules),
+            Reroute("gambling_advice", "property_qa", asks_whether_offered),
+        ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,
