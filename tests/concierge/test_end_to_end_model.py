@@ -40,7 +40,7 @@ async def test_two_questions_through_the_graph_with_the_embedded_model(settings)
             # What passed validation is grounded in what was retrieved.
             assert names.count("token") > 1
             assert check_grounding(first, [d["content"] for d in state["retrieved_context"]],
-                                   trusted_facts=[state["current_time"]]).grounded
+                                   clock=state["current_time"]).grounded
         else:
             assert "1-888-226-7711" in first  # the fallback gives the resort's number
 
