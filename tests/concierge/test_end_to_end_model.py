@@ -60,3 +60,38 @@ async def test_two_questions_through_the_graph_with_the_embedded_model(settings)
         assert len(state["messages"]) == 4
     finally:
         await restarted.aclose()
+
+
+@pytest.fixture(scope="module")
+def clocked_settings(tmp_path_factory):
+    return Settings(
+        data_dir=tmp_path_factory.mktemp("e2e-clock"),
+        models_dir=get_settings().models_dir,
+        checkpointer="memory",
+        router_llm="never",
+        clock="2026-11-24T18:30:00-05:00",  # a Tuesday evening
+        _env_file=None,
+    )
+
+
+async def test_new_answer_shapes_with_the_embedded_model(clocked_settings):
+    service = await build_service(clocked_settings, Models(clocked_settings))
+    try:
+        absent = await service.ask("Is there a bowling alley?", str(uuid.uuid4()))
+        assert absent.answer.startswith("Mohegan Sun does not have a bowling alley")
+
+        spa = await service.ask("When does the spa open?", str(uuid.uuid4()))
+        assert "Elemis Spa" in spa.answer and "6:30" not in spa.answer
+        assert spa.sources and spa.sources[0] == "Elemis Spa"
+
+        shows = await service.ask("Is there a show this weekend?", str(uuid.uuid4()))
+        assert "Friday, November 27 to Sunday, November 29" in shows.answer
+        assert "Comedy Headliners Weekend" in shows.answer
+
+        thread = str(uuid.uuid4())
+        tuesday = await service.ask("Is Beauty & Essex open on Tuesday?", thread)
+        assert "On Tuesday, Beauty & Essex is closed" in tuesday.answer
+        wednesday = await service.ask("What about Wednesday?", thread)
+        assert "On Wednesday, Beauty & Essex is open 5:00 PM-10:00 PM" in wednesday.answer
+    finally:
+        await service.aclose()

@@ -115,3 +115,14 @@ def test_a_date_without_shows_names_the_next_one():
 def test_questions_the_structure_does_not_answer_are_left_to_the_model():
     assert answer("tell me about the spa", retrieved=["Elemis Spa"]) is None
     assert answer("what's good for dinner?", retrieved=["The Shed Restaurant"]) is None
+
+
+def test_a_shows_answer_is_grounded_in_its_items_and_the_worked_out_dates():
+    from frontdesk.agentkit.grounding import check_grounding
+    from frontdesk.knowledge.formatters import format_item
+
+    found = answer("Is there a show this weekend?")
+    by_name = {i.name: i for i in SOURCE.items}
+    texts = [format_item(by_name[n].category, n, by_name[n].fields) for n in found.items]
+    assert not check_grounding(found.text, texts).grounded  # the range's end dates are nobody's
+    assert check_grounding(found.text, [*texts, found.support]).grounded

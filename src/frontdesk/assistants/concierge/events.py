@@ -16,6 +16,9 @@ from frontdesk.knowledge.loader import KnowledgeItem
 class ShowsAnswer:
     text: str
     items: tuple[str, ...]
+    # The dates worked out from the clock ("this weekend is ..."): support for the answer
+    # that no item states.
+    support: str = ""
 
 _EVENTS = re.compile(
     r"\b(shows?|concerts?|events?|perform\w*|comed\w*|gigs?|playing|entertainment|live music|"
@@ -54,6 +57,7 @@ def events_answer(
 def _list_performances(
     asked: DateRange, dated: list[tuple[datetime, KnowledgeItem]], today: date
 ) -> ShowsAnswer:
+    support = f"Worked out from today's date: {asked.describe()}."
     inside = [(m, i) for m, i in dated if m.date() in asked]
     if inside:
         lines = [
@@ -64,6 +68,7 @@ def _list_performances(
         return ShowsAnswer(
             f"Shows {asked.describe()}:\n" + "\n".join(lines),
             tuple(dict.fromkeys(item.name for _, item in inside)),
+            support,
         )
     later = [(m, i) for m, i in dated if m.date() > asked.end and m.date() >= today]
     text = f"I don't see any shows listed {asked.describe()}."
@@ -71,5 +76,5 @@ def _list_performances(
         moment, item = later[0]
         text += (f" The next one is {item.name} at {item.fields.get('location', 'the resort')} "
                  f"on {long_date(moment.date())} at {_clock(moment)}.")
-        return ShowsAnswer(text, (item.name,))
-    return ShowsAnswer(text, ())
+        return ShowsAnswer(text, (item.name,), support)
+    return ShowsAnswer(text, (), support)

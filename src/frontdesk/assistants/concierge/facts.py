@@ -64,6 +64,7 @@ _POSSESSIVE_THING = re.compile(
 class FactAnswer:
     text: str
     items: tuple[str, ...]  # the names of the items the answer is worked out from
+    support: str = ""  # what was worked out besides the items (dates from the clock)
 
 
 def _words(text: str) -> list[str]:

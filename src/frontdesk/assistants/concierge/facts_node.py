@@ -57,6 +57,8 @@ def facts_node(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dic
         for name in found.items
         if name not in have and name in by_name
     ]
+    if found.support:
+        added.append({"content": found.support, "metadata": {"category": "calendar"}, "score": 0.0})
     used = [doc for doc in context if doc["metadata"].get("item_name") in found.items]
     rest = [doc for doc in context if doc not in used]
     return {
