@@ -74,7 +74,7 @@ def test_a_policy_answer_keeps_its_negation():
 def test_a_thing_the_resort_lacks_is_answered_as_absent(question, thing):
     assert asked_thing(question) == thing
     found = answer(question, retrieved=["Seasons Buffet", "Indoor Pool"])
-    assert found.text.startswith(f"Mohegan Sun does not have")
+    assert found.text.startswith("Mohegan Sun does not have")
     assert thing in found.text
     assert not any(ch.isdigit() for ch in found.text.split(".")[0])  # no hours, no prices
 

@@ -21,7 +21,7 @@ async def history(service, thread):
 
 
 async def test_a_retried_draft_is_replaced_by_the_new_answer(concierge):
-    service, llm = concierge(["Bobby's Burgers is casual.", FAIL_JSON, "Bobby's Burgers serves burgers.", PASS_JSON])
+    service, _ = concierge(["Bobby's Burgers is casual.", FAIL_JSON, "Bobby's Burgers serves burgers.", PASS_JSON])
     thread = tid()
     answer = await service.ask("tell me about bobby's burgers", thread)
     assert answer.answer == "Bobby's Burgers serves burgers."
@@ -68,7 +68,7 @@ async def test_spa_hours_are_the_spas_not_the_clock(concierge):
 
 
 async def test_without_the_facts_the_clock_copied_as_hours_is_rejected(concierge):
-    service, llm = concierge(
+    service, _ = concierge(
         ["The spa opens at 6:41 AM.", "The spa opens at 6:41 AM."], clock=CLOCK, validate_with_llm=False
     )
     answer = await service.ask("When does the spa open?", tid())
@@ -85,7 +85,7 @@ def test_the_turn_clock_is_injectable():
 
 
 async def test_a_day_follow_up_answers_the_new_day_for_the_same_venue(concierge):
-    service, llm = concierge(with_items=True, clock=CLOCK)
+    service, _ = concierge(with_items=True, clock=CLOCK)
     thread = tid()
     first = await service.ask("when does bobby's burgers open on tuesday", thread)
     assert first.answer.startswith("On Tuesday, Bobby's Burgers is open")
