@@ -177,3 +177,11 @@ async def test_without_a_check_specifics_wait_for_the_end_of_the_turn():
     first_token = next(data["content"] for name, data in events if name == "token")
     assert first_token == "Sure. "
     assert "".join(data["content"] for name, data in events if name == "token") == text
+
+
+def test_the_clock_supports_a_date_but_never_an_opening_time():
+    state = {**STATE, "current_time": "Tuesday, November 24, 2026, 6:41 AM EST"}
+    gate = SentenceRelease(grounded_release())
+    assert feed_all(gate, ["The spa opens at 6:41 AM. ", "Then "], state) == []
+    dated = SentenceRelease(grounded_release())
+    assert feed_all(dated, ["Today is November 24. ", "Then "], state) == ["Today is November 24. "]

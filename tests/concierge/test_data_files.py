@@ -56,6 +56,7 @@ CATEGORY_FIELDS = {
         "capacity",
         "hours",
         "schedule",
+        "performances",
         "age_policy",
         "phone",
         "features",
@@ -154,6 +155,17 @@ def test_kb_property_block(kb):
     assert prop["timezone"] == "America/New_York"
     for key in ("location", "address", "website"):
         assert prop[key].strip()
+    # The problem-gambling helplines are the property's own (its state's), with the national one.
+    assert any("1-800-522-4700" in line for line in prop["helplines"])
+
+
+def test_kb_performances_are_dated_and_timed(items):
+    dated = [(it["name"], p) for _, it in items for p in it.get("performances", [])]
+    assert len({name for name, _ in dated}) >= 5
+    for name, performance in dated:
+        assert re.fullmatch(r"202[67]-\d{2}-\d{2} (1[0-2]|[1-9]):[0-5]\d [AP]M", performance), name
+    months = {p[:7] for _, p in dated}
+    assert {"2026-11", "2026-12", "2027-01", "2027-02", "2027-03"} <= months
 
 
 def test_kb_categories_and_counts(kb, items):

@@ -48,7 +48,8 @@ async def test_grounded_answer_passes_validation_and_cites_sources(concierge):
     assert answer.route == "hours_schedule"
     assert answer.validation == "PASS"
     assert answer.answer == "Bobby's Burgers is open daily 11:00 AM-11:00 PM."
-    assert "restaurants" in answer.sources
+    # The items the answer used, not the categories they are filed under.
+    assert answer.sources == ["Bobby's Burgers"]
     system_prompt = llm.calls[0][0].content
     assert "Current time:" in system_prompt and "Bobby's Burgers:" in system_prompt
     assert len(llm.calls) == 2  # generate + validator
@@ -153,8 +154,8 @@ async def test_stream_emits_metadata_tokens_sources_done(concierge):
     assert names[-2:] == ["sources", "done"]
     assert set(names[1:-2]) == {"token"}
     assert "".join(e.data["content"] for e in events if e.event == "token") == "Bobby's Burgers serves smashed burgers."
-    assert "restaurants" in events[-2].data["sources"]
-    assert "Bobby's Burgers" in events[-2].data["items"]
+    assert events[-2].data["sources"] == ["Bobby's Burgers"]
+    assert events[-2].data["items"] == ["Bobby's Burgers"]
     # Each item used comes with its text, for the web UI to open.
     documents = {d["title"]: d for d in events[-2].data["documents"]}
     assert list(documents) == events[-2].data["items"]

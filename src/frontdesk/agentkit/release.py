@@ -54,6 +54,7 @@ def grounded_release(
     *,
     venue_names: Iterable[str] = (),
     trusted_facts_of: Callable[[dict[str, Any]], list[str]] = lambda state: [],
+    clock_key: str = "current_time",
 ) -> ReleaseCheck:
     """A check that releases text whose specifics the turn's context supports (the core's
     grounding check over the whole answer so far, so a value stated for the wrong item fails
@@ -64,7 +65,11 @@ def grounded_release(
         context, supplied = context_of(state), trusted_facts_of(state)
         if not context and not supplied:
             return not has_specifics(text) and not _names_any(text, names)
-        report = check_grounding(text, context, venue_names=names, trusted_facts=supplied)
+        # The turn's clock supports its date, never a time of day (check_grounding).
+        clock = str(state.get(clock_key) or "")
+        report = check_grounding(
+            text, context, venue_names=names, trusted_facts=supplied, clock=clock
+        )
         return report.grounded
 
     return check

@@ -31,7 +31,11 @@ from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
-from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.question_form import (
+    asks_about_rules,
+    asks_for_information,
+    asks_whether_offered,
+)
 from frontdesk.routing.router import (
     IntentRouter,
     Reroute,
@@ -120,30 +124,48 @@ def build_router(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
         # "How late can I cancel?" asks about the policy; "cancel my room" is the request.
-        reroutes=[Reroute("action_request", "property_qa", asks_for_information)],
+        # "Do I need to cancel a day ahead?" and "can I bring a bag?" ask about the rules; "do
+        # you have craps tables?" asks what is offered, not how to win.
+        reroutes=[
+            Reroute("action_request", "property_qa", asks_for_information),
+            Reroute("action_request", "property_qa", asks_about_rules),
+            Reroute("gambling_advice", "property_qa", asks_whether_offered),
+        ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,
     )
 
 
-def _now(timezone: str | None) -> str:
+def _now(timezone: str | None, clock: datetime | None = None) -> datetime:
+    """The turn's moment in the property's time zone: `clock` when one is set (tests, demos),
+    else the real time."""
     try:
         zone = ZoneInfo(timezone) if timezone else None
     except Exception:  # noqa: BLE001 - an unknown zone name in the data must not break a turn
         zone = None
-    now = datetime.now(zone).astimezone(zone)
-    return now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip()
+    now = clock if clock is not None else datetime.now(zone)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=zone) if zone else now.astimezone()
+    return now.astimezone(zone)
 
 
 def turn_input(
-    message: str, user_id: str | None = None, *, timezone: str | None
+    message: str,
+    user_id: str | None = None,
+    *,
+    timezone: str | None,
+    clock: datetime | None = None,
 ) -> dict[str, Any]:
     """A new turn: the message, the time, and every per-turn field reset (guests are
     anonymous: `user_id` is not used)."""
+    now = _now(timezone, clock)
     return {
         "messages": [HumanMessage(content=message)],
-        "current_time": _now(timezone),
+        "current_time": now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip(),
+        "today": now.date().isoformat(),
+        "fact_answer": None,
+        "fact_items": [],
         "query_type": None,
         "router_confidence": 0.0,
         "route_method": None,
@@ -158,25 +180,30 @@ def turn_input(
 
 
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    categories = state.get("sources_used") or []
-    items: list[str] = []
-    # The items the answer drew on, with their text, so the web UI can open each one.
+    """The items the answer used (`sources_used`), each with its text, so the web UI can open
+    it; nothing for a reply that used none (greeting, refusal, fallback)."""
+    used = list(state.get("sources_used") or [])
     documents: list[dict[str, Any]] = []
-    if categories:
-        for doc in state.get("retrieved_context") or []:
-            meta = doc.get("metadata") or {}
-            name = meta.get("item_name")
-            if name and name not in items:
-                items.append(name)
-                documents.append(
-                    {
-                        "id": f"{meta.get('category', '')}/{name}",
-                        "title": name,
-                        "text": doc.get("content", ""),
-                        "category": meta.get("category"),
-                    }
-                )
-    return {"sources": categories, "items": items, "documents": documents}
+    texts: dict[str, list[str]] = {}
+    categories: dict[str, str] = {}
+    for doc in state.get("retrieved_context") or []:
+        meta = doc.get("metadata") or {}
+        name = meta.get("item_name")
+        if name in used:
+            # A long item is several chunks: the dialog shows them all, in order.
+            texts.setdefault(name, []).append(doc.get("content", ""))
+            categories.setdefault(name, meta.get("category") or "")
+    for name in used:
+        if name in texts:
+            documents.append(
+                {
+                    "id": f"{categories[name]}/{name}",
+                    "title": name,
+                    "text": "\n\n".join(dict.fromkeys(texts[name])),
+                    "category": categories[name] or None,
+                }
+            )
+    return {"sources": used, "items": used, "documents": documents}
 
 
 def _clip(text: str, limit: int) -> str:
@@ -252,6 +279,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         ),
         max_messages=settings.max_messages,
         validate_with_llm=settings.validator_llm,
+        items=list(source.items),
     )
     info = {
         "assistant": NAME,
@@ -267,7 +295,9 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         context,
         info=info,
         token_nodes={nodes.GENERATE},
-        turn_input=partial(turn_input, timezone=source.property.get("timezone")),
+        turn_input=partial(
+            turn_input, timezone=source.property.get("timezone"), clock=settings.clock
+        ),
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
