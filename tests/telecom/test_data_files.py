@@ -69,10 +69,9 @@ def test_customer_documents_hold_no_tool_calls_or_agent_instructions(doc):
     assert written_for_agents(doc.text) == []
 
 
-def test_customer_documents_cover_the_phone_troubleshooting_in_both_languages():
-    customer = {doc.doc_id: doc for doc in customer_documents()}
-    phone = [doc for doc in customer.values() if "MMS" in doc.text and "PUK" in doc.text]
-    assert {doc.meta["language"] for doc in phone} == {"en", "pl"}
+def test_a_customer_document_covers_the_agent_manuals_phone_troubleshooting():
+    phone = [doc for doc in customer_documents() if "MMSC" in doc.text and "PUK" in doc.text]
+    assert [doc.meta["language"] for doc in phone] == ["en"]
 
 
 def labels(path: Path) -> list[tuple[int, str]]:
