@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.assistants.telecom.technical import with_sources
 
 POOL_Q = "Is the pool heated, and when is it open?"
 POOL_A = (
@@ -226,6 +227,25 @@ TELECOM_CITATIONS = [
     },
 ]
 
+# The router answer as the real service ends it: with the Sources section it writes from the
+# retrieved sections (the web chat lists them under the answer instead).
+ROUTER_ANSWER_TEXT = with_sources(
+    ROUTER_A,
+    [
+        {
+            "content": f"Text of {c['title']}.",
+            "metadata": {
+                "title": c["title"],
+                "section_path": f"{c['title']} > {c['section']}",
+                "path": c["file"],
+                "version": c["version"],
+            },
+        }
+        for c in TELECOM_CITATIONS
+    ],
+    "en",
+)
+
 
 class ScriptedTelecom(ScriptedService):
     """A telecom AssistantService: a technical answer with citations for 'router', a billing
@@ -253,6 +273,8 @@ class ScriptedTelecom(ScriptedService):
             for index, word in enumerate(ROUTER_A.split(" ")):
                 await asyncio.sleep(0.005)
                 yield ChatEvent("token", {"content": word if index == 0 else f" {word}"})
+            # The rest of the final text, as the service streams it (agentkit.streaming).
+            yield ChatEvent("token", {"content": ROUTER_ANSWER_TEXT[len(ROUTER_A) :]})
         elif "refund" in lowered:
             route = "billing"
             tools = [

@@ -15,8 +15,8 @@ const STATUS_NOTES = {
   queued: "Queued: sends when the current answer is finished",
 };
 
-// view: {avatar, renderSources(data, container), actions: {copy, regenerate, feedback},
-//        isLast(message)}
+// view: {avatar, renderSources(data, container), answerText(message),
+//        actions: {copy, regenerate, feedback}, isLast(message)}
 export function renderMessage(message, view) {
   const item = el("li", "message");
   item.dataset.role = message.role;
@@ -44,11 +44,13 @@ export function updateMessage(message) {
   const body = item.querySelector(".message-body");
   const bubble = item.querySelector(".bubble");
   const text = bubble.querySelector(".bubble-text");
-  const shown = status === "error" ? message.error : message.text;
+  const answer = message.role === "assistant" && status !== "error";
+  let shown = status === "error" ? message.error : message.text;
+  if (answer && message.from !== "person") shown = view.answerText(message);
   if (text.frontdeskShown !== shown) {
     text.frontdeskShown = shown;
     // Questions are shown as typed; answers are markdown, rendered to nodes (no HTML parsed).
-    if (message.role === "assistant" && status !== "error") renderMarkdown(text, shown);
+    if (answer) renderMarkdown(text, shown);
     else text.textContent = shown || "";
   }
   updateWaiting(message, bubble, status);

@@ -69,6 +69,10 @@ function viewFor(name) {
       if (typeof renderer.renderSources === "function") renderer.renderSources(data, box, helpers);
       else genericSources(data, box, helpers);
     },
+    answerText(message) {
+      if (typeof renderer.answerText !== "function") return message.text;
+      return renderer.answerText(message.text, { status: message.status, data: message.data });
+    },
     isLast: (message) => {
       const messages = chatOf(name).messages;
       return messages[messages.length - 1] === message && !turns.busy;
