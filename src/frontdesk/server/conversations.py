@@ -153,7 +153,8 @@ async def list_conversations(
 
 @router.get(
     "/conversations/{assistant}/{thread_id}",
-    summary="One of the caller's conversations, message by message.",
+    summary="One of the caller's conversations, message by message. A question the server "
+    "stopped answering (it was restarted mid-turn) comes last, marked \"answered\": false.",
     responses={404: {"description": "No such conversation for this caller"}},
 )
 async def get_conversation(
@@ -163,7 +164,21 @@ async def get_conversation(
     service = resolve_service(request, assistant)
     transcript = getattr(service, "transcript", None)
     messages = await transcript(key) if callable(transcript) else []
+    question = await thread_store(request).unanswered(assistant, key)
+    if question is not None and not _answered(messages, question):
+        messages = [*messages, {"role": "user", "content": question, "answered": False}]
     return {"assistant": assistant, "thread_id": _uuid(thread_id), "messages": messages}
+
+
+def _answered(messages: list[dict[str, Any]], question: str) -> bool:
+    """The conversation ends with that question and an answer: the server died after the
+    assistant saved the turn but before the request ended."""
+    return (
+        len(messages) >= 2
+        and messages[-1].get("role") == "assistant"
+        and messages[-2].get("role") == "user"
+        and messages[-2].get("content") == question
+    )
 
 
 class Feedback(BaseModel):
