@@ -33,7 +33,7 @@ async def test_a_body_cut_off_by_the_client_is_logged_as_a_disconnect_not_a_500(
     try:
         while not server.started:
             await asyncio.sleep(0.05)
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        _reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(
             f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             "Content-Length: 2000\r\n\r\n".encode()
