@@ -217,8 +217,9 @@ _ERROR_DESCRIPTIONS = {
     401: "Unknown API key, a forged or expired session cookie, or no credentials where the "
     "server requires them",
     403: "The caller may not use this assistant, or this action",
-    404: "Unknown assistant, or a conversation that is not the caller's",
+    404: "Unknown assistant, or a conversation (or ticket) that is not the caller's",
     413: "Request body too large",
+    409: "The request conflicts with the resource's state",
     422: "Invalid request: the body says which field and why",
     429: "Rate limited; see Retry-After",
     500: "The turn failed; the body says so in one sentence",
