@@ -33,7 +33,7 @@ from frontdesk.server.schemas import (
     read_json_body,
     turn_responses,
 )
-from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
+from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message, turn_backstop
 from frontdesk.server.turns import plan_turn
 
 logger = logging.getLogger("frontdesk.server")
@@ -156,7 +156,7 @@ async def telecom_turn(
     ids = {"request_id": request_id} if request_id else {}
     try:
         with turn_clock_scope(timeout_s) as clock:
-            async with clock.limit(extra_s=out_of_time_grace_s(timeout_s)):
+            async with turn_backstop(clock, timeout_s):
                 answer = await service.ask(message, session_id, user_id=user_id)
     except TimeoutError:
         logger.warning(
