@@ -76,7 +76,8 @@ def _field_name(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(parts) or "body"
 
 
-def _describe(error: dict[str, Any]) -> str:
+def describe_error(error: dict[str, Any]) -> str:
+    """One pydantic error as a sentence naming the field."""
     kind = error.get("type", "")
     loc = tuple(error.get("loc", ()))
     if kind == "json_invalid":
@@ -113,7 +114,7 @@ def validation_details(exc: RequestValidationError) -> list[dict[str, str]]:
     for error in exc.errors():
         loc = tuple(error.get("loc", ()))
         field = "body" if error.get("type") == "json_invalid" else _field_name(loc)
-        details.append({"field": field, "message": _describe(error), "type": error.get("type", "")})
+        details.append({"field": field, "message": describe_error(error), "type": error.get("type", "")})
     return details
 
 

@@ -20,6 +20,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    TypeAdapter,
     ValidationError,
     field_validator,
 )
@@ -28,6 +29,7 @@ from frontdesk.server.errors import (
     ApiError,
     ErrorBody,
     ValidationErrorBody,
+    describe_error,
     described_pattern,
 )
 
@@ -60,7 +62,7 @@ UUID_PATTERN = described_pattern(
 MAX_CHAT_BODY_BYTES = 64 * 1024
 
 
-def check_message(value: str) -> str:
+def _normalised_message(value: str) -> str:
     """A message that passed its limits, stripped; refused when it is not valid Unicode."""
     return check_encodable(value.strip(WHITESPACE))
 
@@ -81,9 +83,20 @@ def check_encodable(text: str) -> str:
 MessageText = Annotated[
     str,
     Field(min_length=1, max_length=MAX_MESSAGE_CHARS, pattern=NOT_BLANK),
-    AfterValidator(check_message),
+    AfterValidator(_normalised_message),
 ]
 UserId = Annotated[str, Field(pattern=USER_ID_PATTERN.pattern, examples=["u123"])]
+_MESSAGE = TypeAdapter(MessageText)
+
+
+def check_message(value: str) -> str:
+    """`value` checked as a request body's message is (MessageText), for text that does not
+    come in one (the CLI): the stripped message, or ValueError with the API's sentence."""
+    try:
+        return _MESSAGE.validate_python(value)
+    except ValidationError as exc:
+        error = exc.errors(include_input=False)[0]
+        raise ValueError(describe_error({**error, "loc": ("message",)})) from None
 
 
 class ChatRequest(BaseModel):
