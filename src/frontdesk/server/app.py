@@ -47,6 +47,7 @@ from frontdesk.server.middleware import (
 )
 from frontdesk.server.schemas import (
     ChatRequest,
+    error_responses,
     json_request_body,
     read_chat_request,
     turn_responses,
@@ -216,7 +217,11 @@ def _add_routes(app: FastAPI) -> None:
     async def live() -> dict[str, str]:
         return {"status": "alive"}
 
-    @app.get("/health/ready", summary="Readiness: 200 once the default assistant can answer.")
+    @app.get(
+        "/health/ready",
+        summary="Readiness: 200 once the default assistant can answer.",
+        responses=error_responses(503),
+    )
     async def ready(request: Request) -> dict[str, Any]:
         name = default_assistant(request)
         service = services_of(request).get(name)
@@ -224,7 +229,11 @@ def _add_routes(app: FastAPI) -> None:
             raise ApiError(503, f"The assistant '{name}' is not ready.", assistant=name)
         return {"status": "ready", "assistant": name, "queue": queue_status(request.app)}
 
-    @app.get("/property", summary="What the assistant knows about: name, location, categories.")
+    @app.get(
+        "/property",
+        summary="What the assistant knows about: name, location, categories.",
+        responses=error_responses(404, 422, 503),
+    )
     async def property_info(
         request: Request, assistant: str | None = Query(default=None, min_length=1)
     ) -> dict[str, Any]:

@@ -14,13 +14,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
 
 from frontdesk.memory.tickets import ACTIVE, Ticket, TicketClosed, TicketStore
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, caller_of, presented_key
-from frontdesk.server.schemas import check_message, read_json_body
+from frontdesk.server.schemas import (
+    BODY_ERRORS,
+    MessageText,
+    error_responses,
+    json_request_body,
+    read_json_body,
+)
 
 router = APIRouter(prefix="/tickets", tags=["tickets"])
 NOT_FOUND = "Ticket not found."
@@ -39,6 +45,11 @@ def staff_caller(request: Request) -> Caller:
 
 
 StaffDep = Annotated[Caller, Depends(staff_caller)]
+# A ticket id as SQLite stores it (a larger one names no ticket).
+TicketId = Annotated[int, Path(ge=1, le=2**63 - 1)]
+# Every ticket route: a bad key (401), no key or an assistant the key may not use (403), a
+# ticket it cannot see (404), a malformed id or query (422).
+STAFF_ERRORS = (401, 403, 404, 422)
 
 
 async def visible_ticket(request: Request, caller: Caller, ticket_id: int) -> Ticket:
@@ -48,7 +59,11 @@ async def visible_ticket(request: Request, caller: Caller, ticket_id: int) -> Ti
     return ticket
 
 
-@router.get("", summary="Tickets waiting for a person (or in another status).")
+@router.get(
+    "",
+    summary="Tickets waiting for a person (or in another status).",
+    responses=error_responses(401, 403, 422),
+)
 async def list_tickets(
     request: Request,
     caller: StaffDep,
@@ -66,39 +81,45 @@ async def list_tickets(
     return {"tickets": [_summary(t) for t in found]}
 
 
-@router.get("/{ticket_id}", summary="One ticket: the transcript and what was written since.")
-async def get_ticket(request: Request, caller: StaffDep, ticket_id: int) -> dict[str, Any]:
+@router.get(
+    "/{ticket_id}",
+    summary="One ticket: the transcript and what was written since.",
+    responses=error_responses(*STAFF_ERRORS),
+)
+async def get_ticket(request: Request, caller: StaffDep, ticket_id: TicketId) -> dict[str, Any]:
     return (await visible_ticket(request, caller, ticket_id)).public()
 
 
 class TicketAnswer(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    text: str = Field(description="What the person answers; shown in the customer's chat.")
+    text: MessageText = Field(description="What the person answers; shown in the customer's chat.")
     author: str | None = Field(
         default=None,
         max_length=MAX_AUTHOR_CHARS,
         description="Who answers (default: the API key's name).",
     )
 
-    @field_validator("text")
-    @classmethod
-    def _text(cls, value: str) -> str:
-        return check_message(value)
-
 
 @router.post(
     "/{ticket_id}/answer",
     summary="A person's answer: it appears in the customer's conversation.",
-    responses={409: {"description": "The ticket is closed"}},
+    openapi_extra=json_request_body(TicketAnswer),
+    responses=error_responses(
+        *STAFF_ERRORS, 409, *BODY_ERRORS, _409="The ticket is closed"
+    ),
 )
-async def answer_ticket(request: Request, caller: StaffDep, ticket_id: int) -> dict[str, Any]:
+async def answer_ticket(
+    request: Request,
+    caller: StaffDep,
+    ticket_id: TicketId,
+    # A client retrying a request it got no answer to sends the same key: one reply.
+    request_key: Annotated[
+        str | None, Header(alias="Idempotency-Key", min_length=1, max_length=200)
+    ] = None,
+) -> dict[str, Any]:
     body = await read_json_body(request, TicketAnswer)
     await visible_ticket(request, caller, ticket_id)
-    # A client retrying a request it got no answer to sends the same key: one reply.
-    request_key = request.headers.get("idempotency-key")
-    if request_key is not None and not 0 < len(request_key) <= 200:
-        raise ApiError(422, "Idempotency-Key must be 1-200 characters.")
     author = (body.author or "").strip() or caller.id
     try:
         ticket = await ticket_store(request).answer(ticket_id, author, body.text, request_key)
@@ -111,8 +132,12 @@ async def answer_ticket(request: Request, caller: StaffDep, ticket_id: int) -> d
     return ticket.public()
 
 
-@router.post("/{ticket_id}/close", summary="Close it: the assistant answers the thread again.")
-async def close_ticket(request: Request, caller: StaffDep, ticket_id: int) -> dict[str, Any]:
+@router.post(
+    "/{ticket_id}/close",
+    summary="Close it: the assistant answers the thread again.",
+    responses=error_responses(*STAFF_ERRORS),
+)
+async def close_ticket(request: Request, caller: StaffDep, ticket_id: TicketId) -> dict[str, Any]:
     await visible_ticket(request, caller, ticket_id)
     ticket = await ticket_store(request).close_ticket(ticket_id, caller.id)
     if ticket is None:

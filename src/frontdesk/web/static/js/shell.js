@@ -183,15 +183,23 @@ function fetchConversation(name, threadId) {
 function messagesOf(listed) {
   let question = null;
   let turn = 0;
-  return asList(listed).map((m) => {
+  return asList(listed).flatMap((m) => {
     const text = String((m && m.content) || "");
+    if (m.role === "user" && m.answered === false) {
+      // The server stopped mid-turn: the question stays, with a way to ask it again.
+      return [
+        { role: "user", text, status: "done" },
+        { role: "assistant", text: "", status: "error", question: text, turn,
+          error: "Not answered: the assistant stopped before it could answer. Regenerate to ask again." },
+      ];
+    }
     if (m.role === "user") {
       question = text;
-      return { role: "user", text, status: "done" };
+      return [{ role: "user", text, status: "done" }];
     }
     const message = { role: "assistant", text, status: "done", question, turn: m.turn ?? turn++ };
     if (m.from === "person") message.from = "person";
-    return message;
+    return [message];
   });
 }
 
