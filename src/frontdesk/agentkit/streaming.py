@@ -40,7 +40,7 @@ CHECKING = ChatEvent("progress", {"stage": "checking"})
 # What a turn out of time says when its assistant supplies nothing better.
 OUT_OF_TIME_ANSWER = (
     "Sorry, I could not finish this answer in time: the assistant is very busy right now. "
-    "Please ask again in a moment."
+    "Please ask again in a moment, or try a shorter question."
 )
 
 logger = logging.getLogger(__name__)
@@ -142,7 +142,11 @@ async def stream_turn(
             yield ending
         yield ChatEvent("sources", sources_of(state))
     except TimeoutError:
-        logger.warning("turn out of time for thread %s: answering without the model", thread_id)
+        logger.warning(
+            "turn out of time for thread %s: answering without the model (raise "
+            "FRONTDESK_SSE_TIMEOUT_S or FRONTDESK_LLM_TIMEOUT_S if this is frequent)",
+            thread_id,
+        )
         await _close(events)
         state = await _state_so_far(graph, config, inputs, written)
         for item in out_of_time_events(state, out_of_time, sources_of):
