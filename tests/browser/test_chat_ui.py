@@ -213,10 +213,49 @@ def test_a_bare_url_in_an_answer_becomes_a_link(page):
     send(page, "what is the website?")
     answer = assistant_messages(page).last
     expect(answer).to_have_attribute("data-status", "done")
-    link = answer.locator(".bubble-text a")
+    link = answer.locator(".bubble-text a[href^='https:']")
     expect(link).to_have_text("https://mohegansun.com")
     expect(link).to_have_attribute("href", "https://mohegansun.com")
     expect(answer.locator(".bubble-text")).to_contain_text("call 1-888-226-7711 or visit")
+
+
+# text -> the links the markdown renderer makes of it: [text, href, target, rel].
+NEW_TAB = ["_blank", "noopener noreferrer nofollow"]
+AUTOLINKS = {
+    "Book at mohegansun.com.": [["mohegansun.com", "https://mohegansun.com", *NEW_TAB]],
+    "See www.mohegansun.com/shows, or call 1-888-226-7711.": [
+        ["www.mohegansun.com/shows", "https://www.mohegansun.com/shows", *NEW_TAB],
+        ["1-888-226-7711", "tel:18882267711", None, None],
+    ],
+    "e.g. 3.5 stars, node.js, notes.md, U.S. law, mohegansun.com.au": [],
+    "mail info@mohegansun.com, invoice INV-20251001 of 2025-10-01": [],
+    "javascript:alert(1) and javascript://mohegansun.com": [],
+    "`mohegansun.com` in code": [],
+    "[the site](https://mohegansun.com) and [mohegansun.com](https://mohegansun.com/x)": [
+        ["the site", "https://mohegansun.com", *NEW_TAB],
+        ["mohegansun.com", "https://mohegansun.com/x", *NEW_TAB],
+    ],
+}
+
+
+def test_markdown_links_known_domains_and_phones_and_nothing_else(page):
+    found = page.evaluate(
+        """async (texts) => {
+          const { renderMarkdown } = await import("/static/js/markdown.js");
+          const out = {};
+          for (const text of texts) {
+            const box = document.createElement("div");
+            renderMarkdown(box, text);
+            out[text] = [...box.querySelectorAll("a")].map((a) => [
+              a.textContent, a.getAttribute("href"), a.getAttribute("target"), a.getAttribute("rel"),
+            ]);
+            if (box.querySelector("a a")) out[text].push("a link inside a link");
+          }
+          return out;
+        }""",
+        list(AUTOLINKS),
+    )
+    assert found == AUTOLINKS
 
 
 def test_stop_cancels_the_turn_on_the_server(page, services):

@@ -76,7 +76,7 @@ def make_service(
         token_nodes={nodes.GENERATE},
         turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York", clock=clock),
         answer_of=answer_of,
-        sources_of=sources_of,
+        sources_of=partial(sources_of, items={i.name: i for i in source.items}),
         out_of_time=partial(out_of_time_answer, property=source.property),
     )
     return service, llm

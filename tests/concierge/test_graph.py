@@ -159,7 +159,11 @@ async def test_stream_emits_metadata_tokens_sources_done(concierge):
     # Each item used comes with its text, for the web UI to open.
     documents = {d["title"]: d for d in events[-2].data["documents"]}
     assert list(documents) == events[-2].data["items"]
-    assert "Bobby" in documents["Bobby's Burgers"]["text"]
+    # Its details as a reader sees them: the description, then one labelled line a field.
+    text = documents["Bobby's Burgers"]["text"]
+    assert text.startswith("Casual spot for smashed burgers, fries and milkshakes.\n\n")
+    assert "- **Hours:** Daily 11:00 AM-11:00 PM\n" in text
+    assert "property_id" not in text and "Property" not in text
     assert documents["Bobby's Burgers"]["category"] == "restaurants"
 
 

@@ -92,3 +92,13 @@ async def test_a_day_follow_up_answers_the_new_day_for_the_same_venue(concierge)
     second = await service.ask("What about Saturday?", thread)
     assert second.answer.startswith("On Saturday, Bobby's Burgers is open")
     assert "Tuesday" not in second.answer
+
+
+async def test_an_absent_thing_answered_from_no_item_names_no_source(concierge):
+    service, _ = concierge(with_items=True, clock=CLOCK)
+    events = [e async for e in service.stream("is there a bowling alley?", tid())]
+    text = "".join(e.data["content"] for e in events if e.event in ("token", "replace"))
+    assert text.endswith("does not have a bowling alley.")
+    # The search still found items (the first of them was named as the source before).
+    sources = next(e.data for e in events if e.event == "sources")
+    assert sources == {"sources": [], "items": [], "documents": []}

@@ -292,7 +292,13 @@ def _missed_venue(
 def respond(state: ConciergeState) -> dict[str, Any]:
     messages = state.get("messages", [])
     answer = message_text(messages[-1]) if messages else ""
-    used = items_used(answer, state.get("retrieved_context") or [], state.get("fact_items") or [])
+    fact_items = list(state.get("fact_items") or [])
+    if state.get("fact_answer") and answer == state["fact_answer"] and not fact_items:
+        # Worked out from no item ("there is no bowling alley"): the first retrieved item, a
+        # spa, was no source of it.
+        used: list[str] = []
+    else:
+        used = items_used(answer, state.get("retrieved_context") or [], fact_items)
     return {"sources_used": used, "retry_feedback": None}
 
 

@@ -7,6 +7,7 @@ retrieval and routing evaluations do not load a chat model they do not use.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -25,9 +26,10 @@ from frontdesk.assistants.concierge import nodes
 from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.formatters import item_details
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
-from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
+from frontdesk.knowledge.loader import KnowledgeItem, KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
@@ -179,30 +181,20 @@ def turn_input(
     }
 
 
-def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    """The items the answer used (`sources_used`), each with its text, so the web UI can open
-    it; nothing for a reply that used none (greeting, refusal, fallback)."""
+def sources_of(state: dict[str, Any], *, items: Mapping[str, KnowledgeItem]) -> dict[str, Any]:
+    """The items the answer used (`sources_used`), each with its details (`items`: the
+    property's items by name), so the web UI can open it; nothing for a reply that used none
+    (greeting, refusal, fallback)."""
     used = list(state.get("sources_used") or [])
-    documents: list[dict[str, Any]] = []
-    texts: dict[str, list[str]] = {}
-    categories: dict[str, str] = {}
-    for doc in state.get("retrieved_context") or []:
-        meta = doc.get("metadata") or {}
-        name = meta.get("item_name")
-        if name in used:
-            # A long item is several chunks: the dialog shows them all, in order.
-            texts.setdefault(name, []).append(doc.get("content", ""))
-            categories.setdefault(name, meta.get("category") or "")
-    for name in used:
-        if name in texts:
-            documents.append(
-                {
-                    "id": f"{categories[name]}/{name}",
-                    "title": name,
-                    "text": "\n\n".join(dict.fromkeys(texts[name])),
-                    "category": categories[name] or None,
-                }
-            )
+    documents = [
+        {
+            "id": f"{item.category}/{item.name}",
+            "title": item.name,
+            "text": item_details(item.category, item.fields),
+            "category": item.category,
+        }
+        for item in (items[name] for name in used if name in items)
+    ]
     return {"sources": used, "items": used, "documents": documents}
 
 
@@ -299,7 +291,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
             turn_input, timezone=source.property.get("timezone"), clock=settings.clock
         ),
         answer_of=answer_of,
-        sources_of=sources_of,
+        sources_of=partial(sources_of, items={item.name: item for item in source.items}),
         resources=resources,
         out_of_time=partial(out_of_time_answer, property=source.property),
         release_check=grounded_release(
