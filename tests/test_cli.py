@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
+from frontdesk.assistants.telecom.service import DOCS_DIR as TELECOM_DOCS
 from frontdesk.cli import app
 from frontdesk.config import get_settings
 from frontdesk.knowledge.chunking import chunk_source
@@ -34,7 +35,8 @@ def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, s
     assert chunks > len(shipped.items) > 100, "some long items are split"
     printed = " ".join(first.output.split())  # the console wraps long lines
     assert f"concierge: {chunks} chunks from {len(shipped.items)} items: {chunks} added" in printed
-    assert "telecom: " in printed and "chunks from 14 items" in printed
+    manuals = len(list(TELECOM_DOCS.glob("*.md")))
+    assert "telecom: " in printed and f"chunks from {manuals} items" in printed
     assert "analyst: " in printed and "chunks from 8 items" in printed
     again = runner.invoke(app, ["ingest", "--if-changed"])
     assert again.output.count("nothing to do") == 3
@@ -216,3 +218,59 @@ def test_eval_feedback_counts_thumbs_and_comments(tmp_path):
     assert (rows["telecom"]["up"], rows["telecom"]["down"]) == (0, 1)
     only = runner.invoke(app, ["eval", "feedback", "--assistant", "telecom"])
     assert "telecom: 0 up, 1 down (0% liked)" in only.stdout and "concierge" not in only.stdout
+
+
+# ------------------------------------------------------------------ a turn that failed
+
+
+@pytest.fixture
+def failing_model(monkeypatch):
+    """The scripted model with no reply to give: every model call raises."""
+    import frontdesk.llm
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    monkeypatch.setattr(frontdesk.llm, "build_chat_model", lambda settings: ScriptedChatModel([]))
+
+
+# One the concierge answers with the model (hours and the like are worked out in code).
+MODEL_QUESTION = "Is the spa good for a couples treatment?"
+
+
+def test_ask_json_reports_a_turn_whose_model_failed_as_an_error(failing_model):
+    result = runner.invoke(app, ["ask", "-a", "concierge", "--json", MODEL_QUESTION])
+
+    assert result.exit_code == 1, result.output
+    answer = json.loads(result.stdout)
+    assert answer["validation"] == "ERROR"
+    assert answer["error"]["type"] == "RuntimeError"
+    assert "no reply left" in answer["error"]["message"]
+    assert "generation failed" in answer["error"]["where"]
+    # One line on stderr says what failed; the traceback is for FRONTDESK_LOG_LEVEL=DEBUG.
+    assert "Traceback" not in result.output
+    assert "generation failed (RuntimeError" in result.stderr
+
+
+def test_ask_logs_the_failed_turns_traceback_at_debug_level(failing_model, monkeypatch):
+    monkeypatch.setenv("FRONTDESK_LOG_LEVEL", "DEBUG")
+    get_settings.cache_clear()
+    result = runner.invoke(app, ["ask", "-a", "concierge", "--json", MODEL_QUESTION])
+
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["validation"] == "ERROR"
+    assert "Traceback (most recent call last)" in result.stderr
+
+
+def test_ask_json_reports_a_service_that_raises(monkeypatch):
+    from frontdesk.assistants import registry
+
+    async def load_services(settings, models=None, names=None):
+        raise RuntimeError("the index is corrupt")
+
+    monkeypatch.setattr(registry, "load_services", load_services)
+    result = runner.invoke(app, ["ask", "--json", "hi"])
+
+    assert result.exit_code == 1
+    body = json.loads(result.stdout)
+    assert body["validation"] == "ERROR"
+    assert body["error"] == {"type": "RuntimeError", "message": "the index is corrupt"}
+    assert "Traceback" not in result.output

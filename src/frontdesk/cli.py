@@ -1,23 +1,34 @@
-"""The `frontdesk` command: serve, chat, ask, ingest, eval and model setup."""
+"""The `frontdesk` command: serve, chat, ask, ingest, eval, model setup and tickets."""
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import sys
 import uuid
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from frontdesk import __version__
+from frontdesk.cli_ask import ask
+from frontdesk.cli_common import (
+    AssistantOpt,
+    console,
+    fail,
+    out,
+    plugin_of,
+    progress_bar,
+    settings_for,
+    setup_logging,
+    thread_id_of,
+    with_service,
+)
 from frontdesk.config import Settings, get_settings
 from frontdesk.errors import FrontdeskError
 from frontdesk.guardrails.cli import guard_app
+from frontdesk.tickets_cli import tickets_app
 
 app = typer.Typer(
     name="frontdesk",
@@ -28,53 +39,8 @@ app = typer.Typer(
 models_app = typer.Typer(help="Install and check the embedded models.", no_args_is_help=True)
 app.add_typer(models_app, name="models")
 app.add_typer(guard_app, name="guard")
-
-console = Console(stderr=True)
-out = Console(highlight=False, soft_wrap=True)
-
-AssistantOpt = Annotated[str | None, typer.Option("--assistant", "-a", help="Assistant name.")]
-
-
-def _settings(assistant: str | None = None) -> Settings:
-    """The settings with `assistant` resolved: the one named, else the default plug-in."""
-    from frontdesk.assistants.registry import default_name
-
-    settings = get_settings()
-    try:
-        name = assistant or default_name(settings)
-    except FrontdeskError as exc:
-        raise _fail(str(exc)) from None
-    return settings.model_copy(update={"assistant": name})
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    console.print(f"[bold red]error:[/] {message}")
-    return typer.Exit(code)
-
-
-def _plugin(name: str):
-    from frontdesk.assistants.registry import plugin
-
-    try:
-        return plugin(name)
-    except FrontdeskError as exc:
-        raise _fail(str(exc)) from None
-
-
-def _progress() -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-    )
-
-
-def _setup_logging(settings: Settings) -> None:
-    logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+app.add_typer(tickets_app, name="tickets")
+app.command()(ask)
 
 
 @app.command()
@@ -90,11 +56,11 @@ def serve(
     port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
 ) -> None:
     """Serve the web chat UI and the API."""
-    settings = _settings(assistant)
-    _plugin(settings.assistant)
+    settings = settings_for(assistant)
+    plugin_of(settings.assistant)
     updates = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings.model_copy(update=updates)
-    _setup_logging(settings)
+    setup_logging(settings)
     from frontdesk.server.app import serve as run_server
 
     console.print(f"Serving [bold]{settings.assistant}[/] at http://{settings.host}:{settings.port}")
@@ -112,7 +78,7 @@ def ingest(
     from frontdesk.assistants.registry import served_names
     from frontdesk.runtime import Models
 
-    settings = _settings(assistant)
+    settings = settings_for(assistant)
     names = [settings.assistant] if assistant else served_names(settings)
     models = Models(settings)
     for name in names:
@@ -120,11 +86,11 @@ def ingest(
 
 
 def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
-    plugin = _plugin(settings.assistant)
+    plugin = plugin_of(settings.assistant)
     if plugin.open_knowledge is None:
         console.print(f"{settings.assistant}: no knowledge to index.")
         return
-    with _progress() as progress:
+    with progress_bar() as progress:
         task = progress.add_task(f"Embedding {settings.assistant} knowledge", total=None)
 
         def update(done: int, total: int) -> None:
@@ -138,7 +104,7 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
                 progress=update,
             )
         except (FrontdeskError, ValueError) as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc)) from None
     source = knowledge.source
     # Markdown knowledge also reports documents it loaded with problems (broken front matter).
     for warning in getattr(source, "warnings", source.skipped):
@@ -151,72 +117,6 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
         f"{report.added} added, {report.removed} removed, {report.unchanged} unchanged, "
         f"{len(report.skipped)} items skipped ({report.seconds:.1f} s)"
     )
-
-
-async def _with_service(settings: Settings, work):
-    from frontdesk.agentkit import permissions
-    from frontdesk.assistants.registry import load_services
-
-    # The CLI is the operator on this machine: it may see what the assistants hold.
-    permissions.grant(permissions.OPERATOR)
-    services = await load_services(settings, names=[settings.assistant])
-    service = services[settings.assistant]
-    try:
-        return await work(service)
-    finally:
-        await service.aclose()
-
-
-def _thread(thread: str | None) -> str:
-    if thread is None:
-        return str(uuid.uuid4())
-    try:
-        return str(uuid.UUID(thread))
-    except ValueError:
-        raise _fail(f"--thread must be a UUID, got {thread!r}") from None
-
-
-@app.command()
-def ask(
-    message: Annotated[str, typer.Argument(help="The message to send.")],
-    assistant: AssistantOpt = None,
-    thread: Annotated[str | None, typer.Option("--thread", help="Conversation id (UUID).")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    user_id: Annotated[
-        str | None,
-        typer.Option("--user-id", help="The customer the assistant acts for (telecom), e.g. u123."),
-    ] = None,
-) -> None:
-    """Ask one question and print the answer."""
-    import re
-
-    settings = _settings(assistant)
-    _plugin(settings.assistant)
-    from frontdesk.server.schemas import check_encodable
-
-    text = message.strip()
-    if not text or len(text) > 4096:
-        raise _fail("the message must be 1-4096 characters")
-    try:
-        check_encodable(text)
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
-    if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
-        raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
-    thread_id = _thread(thread)
-    try:
-        answer = asyncio.run(
-            _with_service(settings, lambda s: s.ask(text, thread_id, user_id=user_id))
-        )
-    except FrontdeskError as exc:
-        raise _fail(str(exc), 1) from None
-    if as_json:
-        out.print(json.dumps(answer.public(), ensure_ascii=False))
-    else:
-        out.print(answer.answer)
-        if answer.sources:
-            console.print(f"[dim]sources: {', '.join(answer.sources)} · thread {thread_id}[/]")
 
 
 @app.command()
@@ -235,12 +135,12 @@ def chat(
 
     from frontdesk.server.schemas import check_encodable
 
-    settings = _settings(assistant)
-    _plugin(settings.assistant)
+    settings = settings_for(assistant)
+    plugin_of(settings.assistant)
     # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
     if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
-        raise _fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
-    thread_id = _thread(thread)
+        raise fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
+    thread_id = thread_id_of(thread)
 
     def tool_line(tool: dict) -> str:
         """`tools: name(args) -> ok` or `-> error: why`, from a `sources` event's used_tools."""
@@ -291,7 +191,7 @@ def chat(
                     out.print(f"\n[red]{event.data['error']}[/]", end="")
             out.print()
 
-    asyncio.run(_with_service(settings, session))
+    asyncio.run(with_service(settings, session))
 
 
 SUITE_HELP = (
@@ -318,22 +218,22 @@ def evaluate(
     if suite == "feedback":
         _print_feedback(assistant, as_json)
         return
-    settings = _settings(assistant)
-    plugin = _plugin(settings.assistant)
+    settings = settings_for(assistant)
+    plugin = plugin_of(settings.assistant)
     offered = suites_of(plugin)
     if suite not in SUITES or suite not in offered:
-        raise _fail(f"unknown suite '{suite}' for {plugin.name}; choose {', '.join(offered)}")
+        raise fail(f"unknown suite '{suite}' for {plugin.name}; choose {', '.join(offered)}")
     dataset = dataset or default_dataset(plugin, suite)
     if dataset is None or not dataset.exists():
-        raise _fail(f"no dataset at {dataset}; pass one with --dataset FILE")
-    _setup_logging(settings.model_copy(update={"log_level": "WARNING"}))
+        raise fail(f"no dataset at {dataset}; pass one with --dataset FILE")
+    setup_logging(settings.model_copy(update={"log_level": "WARNING"}))
     from frontdesk.agentkit import permissions
 
     permissions.grant(permissions.OPERATOR)  # as the operator on this machine, like `ask`
     try:
         result = asyncio.run(run_suite(plugin, suite, settings, dataset))
     except (FrontdeskError, ValueError) as exc:
-        raise _fail(str(exc), 1) from None
+        raise fail(str(exc), 1) from None
     path = report or report_path(settings.data_dir, settings.assistant, suite)
     chat = suite in CHAT_MODEL_SUITES
     embeddings = settings.embeddings_model or "default"
@@ -352,6 +252,9 @@ def evaluate(
         for key, value in result.metrics.items():
             if not isinstance(value, (dict, list)):
                 out.print(f"{key}: {value}")
+        for language, figures in (result.metrics.get("per_language") or {}).items():
+            shown = ", ".join(f"{key} {value}" for key, value in figures.items())
+            out.print(f"[{language}] {shown}", markup=False)
     console.print(f"report: {path}")
 
 
@@ -395,7 +298,7 @@ def models_install(
     try:
         install_models(get_settings(), optional=optional, console=console)
     except FrontdeskError as exc:
-        raise _fail(str(exc), 1) from None
+        raise fail(str(exc), 1) from None
 
 
 @models_app.command("status")

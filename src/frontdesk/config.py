@@ -7,6 +7,7 @@ explicit values instead of touching the environment.
 from __future__ import annotations
 
 import os
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Self
@@ -85,6 +86,10 @@ class Settings(BaseSettings):
 
     # Validation: the LLM reviewer runs after the deterministic grounding check.
     validator_llm: bool = True
+
+    # A fixed "now" for every turn (ISO 8601, e.g. 2026-11-24T18:30:00-05:00): what "tonight"
+    # and "this weekend" mean in tests and demos. None: the real clock.
+    clock: datetime | None = None
 
     # Conversations.
     checkpointer: Literal["sqlite", "memory"] = "sqlite"

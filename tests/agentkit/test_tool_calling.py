@@ -109,6 +109,9 @@ def test_language_detection():
     assert detect_language("moja sieć słaba") == "pl"
     assert detect_language("chce zwrot za fakture, nie dziala internet") == "pl"
     assert detect_language("my internet is down") == "en"
+    # Without Polish letters: "na" and a Polish spelling ("cz") make two Polish words.
+    assert detect_language("Dioda PON miga na czerwono") == "pl"
+    assert detect_language("What is the Czech word for router?") == "en"  # one is not enough
 
 
 # ---------------------------------------------------------------- a request over several turns

@@ -22,7 +22,7 @@ import pytest
 import uvicorn
 
 from frontdesk.config import Settings
-from frontdesk.server.app import create_app
+from frontdesk.server.app import ServiceFactory, create_app
 
 from .scripted import ScriptedAnalyst, ScriptedConcierge, ScriptedHelpdesk, ScriptedTelecom
 
@@ -53,21 +53,24 @@ PHONE = {
 class LiveServer:
     """uvicorn in a background thread, on a socket bound before the thread starts (no race)."""
 
-    def __init__(self, *services: Any) -> None:
+    def __init__(self, *services: Any, load: ServiceFactory | None = None, **settings: Any) -> None:
+        """Serves `services`, or what `load(settings)` builds (a real assistant) with
+        `settings` added to the test ones."""
         # Its own data dir: the threads store, session secret and checkpoints of this run.
         self.data_dir = tempfile.TemporaryDirectory(prefix="frontdesk-browser-")
-        settings = Settings(
-            data_dir=Path(self.data_dir.name),
-            assistant=services[0].name,
-            rate_limit_chat_per_minute=1000,
-            sse_timeout_s=10,
-            allowed_origins=[],
-        )
+        options: dict[str, Any] = {
+            "data_dir": Path(self.data_dir.name),
+            "rate_limit_chat_per_minute": 1000,
+            "sse_timeout_s": 10,
+            "allowed_origins": [],
+        }
+        if services:
+            options["assistant"] = services[0].name
 
         async def factory(_settings: Settings):
             return {service.name: service for service in services}
 
-        app = create_app(settings, service_factory=factory)
+        app = create_app(Settings(**(options | settings)), service_factory=load or factory)
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.socket.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.assistants.telecom.technical import with_sources
 
 POOL_Q = "Is the pool heated, and when is it open?"
 POOL_A = (
@@ -23,6 +24,9 @@ DINNER_A = (
 )
 SPA_A = "The Tidewater Spa offers massages, facials and a eucalyptus steam room, 9 am to 8 pm."
 GREETING = "Hello! I'm the virtual concierge for Seaside Grand Hotel. How can I help you today?"
+CHECKED_Q = "Please answer with checked hours"
+CHECKED_FIRST = "Happy to help. "
+CHECKED_REST = "The spa opens at 9 am."
 BARE_URL_TEXT = "For anything else, call 1-888-226-7711 or visit https://mohegansun.com."
 HOSTILE_TEXT = (
     'Here is **bold** text.\n\n<img src=x onerror="window.__xss=1"> and '
@@ -152,6 +156,14 @@ class ScriptedConcierge(ScriptedService):
                 yield ChatEvent("progress", {"stage": "queue", "position": position, "waiting": 3})
                 await asyncio.sleep(0.01)
             await self.wait_gate()
+        if "checked" in lowered:  # text shown, then the rest held while it is checked
+            yield ChatEvent("token", {"content": CHECKED_FIRST})
+            yield ChatEvent("progress", {"stage": "checking"})
+            await self.wait_gate()
+            yield ChatEvent("token", {"content": CHECKED_REST})
+            yield ChatEvent("sources", {"sources": [], "items": [], "documents": []})
+            yield ChatEvent("done", {"done": True})
+            return
         if "website" in lowered:  # a bare URL, as the out-of-time answer gives the resort's site
             yield ChatEvent("replace", {"content": BARE_URL_TEXT})
             yield ChatEvent("sources", {"sources": [], "items": [], "documents": []})
@@ -215,6 +227,25 @@ TELECOM_CITATIONS = [
     },
 ]
 
+# The router answer as the real service ends it: with the Sources section it writes from the
+# retrieved sections (the web chat lists them under the answer instead).
+ROUTER_ANSWER_TEXT = with_sources(
+    ROUTER_A,
+    [
+        {
+            "content": f"Text of {c['title']}.",
+            "metadata": {
+                "title": c["title"],
+                "section_path": f"{c['title']} > {c['section']}",
+                "path": c["file"],
+                "version": c["version"],
+            },
+        }
+        for c in TELECOM_CITATIONS
+    ],
+    "en",
+)
+
 
 class ScriptedTelecom(ScriptedService):
     """A telecom AssistantService: a technical answer with citations for 'router', a billing
@@ -242,6 +273,8 @@ class ScriptedTelecom(ScriptedService):
             for index, word in enumerate(ROUTER_A.split(" ")):
                 await asyncio.sleep(0.005)
                 yield ChatEvent("token", {"content": word if index == 0 else f" {word}"})
+            # The rest of the final text, as the service streams it (agentkit.streaming).
+            yield ChatEvent("token", {"content": ROUTER_ANSWER_TEXT[len(ROUTER_A) :]})
         elif "refund" in lowered:
             route = "billing"
             tools = [

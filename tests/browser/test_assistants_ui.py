@@ -1,12 +1,31 @@
 """Each assistant's UI module (and the generic fallback), switching assistants, sources that
-open, queue progress, the telecom sign-in picker, and past conversations."""
+open (telecom's once), queue progress, the telecom sign-in picker, and past conversations."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from .conftest import PHONE, assistant_messages, expect, open_page, send, wait_for_answer
-from .scripted import DINNER_A, DINNER_Q, POOL_A, POOL_Q, REFUND_Q, ROUTER_A, ROUTER_Q
+from .conftest import (
+    CHATS_KEY,
+    PHONE,
+    assistant_messages,
+    expect,
+    open_page,
+    send,
+    wait_for_answer,
+)
+from .scripted import (
+    DINNER_A,
+    DINNER_Q,
+    POOL_A,
+    POOL_Q,
+    REFUND_Q,
+    ROUTER_A,
+    ROUTER_ANSWER_TEXT,
+    ROUTER_Q,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -98,6 +117,47 @@ def test_sources_open_in_a_dialog(page):
     manual.get_by_role("button", name="Work logs — Overtime").click()
     expect(dialog.locator("#document-text h4")).to_have_text("Overtime")
     expect(dialog.locator("#document-text")).to_contain_text("<script>window.__xss=5</script>")
+
+
+def test_telecom_sources_show_once_under_the_answer(browser, live_server, problems):
+    page = open_page(
+        browser,
+        live_server,
+        problems,
+        viewport={"width": 1100, "height": 800},
+        permissions=["clipboard-read", "clipboard-write"],
+    )
+    try:
+        page.get_by_label("Assistant", exact=True).select_option("telecom")
+        send(page, ROUTER_Q)
+        # The answer's text ends with its Sources section; the bubble leaves it to the list.
+        technical = wait_for_answer(page, ROUTER_A)
+        expect(technical.locator(".citation-open")).to_have_count(2)
+        assert technical.inner_text().count("Router LED Indicators") == 1
+        assert "Sources:" not in technical.inner_text()
+        # Copy gives the whole answer, its sources included, as the API does.
+        technical.get_by_role("button", name="Copy").click()
+        expect(technical.get_by_role("button", name="Copied")).to_be_visible()
+        assert page.evaluate("navigator.clipboard.readText()") == ROUTER_ANSWER_TEXT
+
+        page.reload()
+        technical = wait_for_answer(page, ROUTER_A)
+        expect(technical.locator(".citation-open")).to_have_count(2)
+        assert technical.inner_text().count("Router LED Indicators") == 1
+
+        # An answer saved without its list (stopped before it came) keeps its own section.
+        stored = {"role": "assistant", "text": ROUTER_ANSWER_TEXT, "status": "stopped"}
+        chats = {"telecom": {"threadId": None, "messages": [stored]}}
+        page.evaluate(f"() => localStorage.setItem('{CHATS_KEY}', {json.dumps(json.dumps(chats))})")
+        page.reload()
+        bare = assistant_messages(page).last
+        expect(bare.locator(".bubble-text")).to_contain_text("Sources:")
+        expect(bare.locator(".bubble-text")).to_contain_text(
+            "Router LED Indicators — Troubleshooting — 02_router_wifi.md (2.1)"
+        )
+        expect(bare.locator(".citation-open")).to_have_count(0)
+    finally:
+        page.context.close()
 
 
 def test_queue_place_and_steps_show_while_waiting(page, services):

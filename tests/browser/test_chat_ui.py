@@ -9,7 +9,17 @@ import uuid
 import pytest
 
 from .conftest import CHATS_KEY, PHONE, assistant_messages, expect, open_page, send, wait_for_answer
-from .scripted import DINNER_A, DINNER_Q, GREETING, POOL_A, POOL_Q, SPA_A
+from .scripted import (
+    CHECKED_FIRST,
+    CHECKED_Q,
+    CHECKED_REST,
+    DINNER_A,
+    DINNER_Q,
+    GREETING,
+    POOL_A,
+    POOL_Q,
+    SPA_A,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -59,6 +69,22 @@ def test_streams_answer_with_sources_and_survives_reload(page, services):
     send(page, DINNER_Q)
     wait_for_answer(page, DINNER_A)
     assert concierge.calls[-1][1] != thread_id
+
+
+def test_an_answer_being_checked_says_so_below_its_first_words(page, services):
+    concierge = services.concierge
+    concierge.gate.clear()
+    send(page, CHECKED_Q)
+    answer = assistant_messages(page).last
+    expect(answer.locator(".bubble-text")).to_have_text(CHECKED_FIRST.strip())
+    expect(answer.locator(".progress-status")).to_have_text(
+        "Checking the details before showing them…"
+    )
+    expect(answer).to_have_attribute("data-status", "streaming")
+    concierge.gate.set()
+    wait_for_answer(page, CHECKED_FIRST + CHECKED_REST)
+    expect(answer.locator(".progress-status")).to_have_count(0)
+    expect(answer.locator(".typing")).to_have_count(0)
 
 
 def test_topic_chips_replace_and_polite_errors(page, services):
@@ -187,10 +213,49 @@ def test_a_bare_url_in_an_answer_becomes_a_link(page):
     send(page, "what is the website?")
     answer = assistant_messages(page).last
     expect(answer).to_have_attribute("data-status", "done")
-    link = answer.locator(".bubble-text a")
+    link = answer.locator(".bubble-text a[href^='https:']")
     expect(link).to_have_text("https://mohegansun.com")
     expect(link).to_have_attribute("href", "https://mohegansun.com")
     expect(answer.locator(".bubble-text")).to_contain_text("call 1-888-226-7711 or visit")
+
+
+# text -> the links the markdown renderer makes of it: [text, href, target, rel].
+NEW_TAB = ["_blank", "noopener noreferrer nofollow"]
+AUTOLINKS = {
+    "Book at mohegansun.com.": [["mohegansun.com", "https://mohegansun.com", *NEW_TAB]],
+    "See www.mohegansun.com/shows, or call 1-888-226-7711.": [
+        ["www.mohegansun.com/shows", "https://www.mohegansun.com/shows", *NEW_TAB],
+        ["1-888-226-7711", "tel:18882267711", None, None],
+    ],
+    "e.g. 3.5 stars, node.js, notes.md, U.S. law, mohegansun.com.au": [],
+    "mail info@mohegansun.com, invoice INV-20251001 of 2025-10-01": [],
+    "javascript:alert(1) and javascript://mohegansun.com": [],
+    "`mohegansun.com` in code": [],
+    "[the site](https://mohegansun.com) and [mohegansun.com](https://mohegansun.com/x)": [
+        ["the site", "https://mohegansun.com", *NEW_TAB],
+        ["mohegansun.com", "https://mohegansun.com/x", *NEW_TAB],
+    ],
+}
+
+
+def test_markdown_links_known_domains_and_phones_and_nothing_else(page):
+    found = page.evaluate(
+        """async (texts) => {
+          const { renderMarkdown } = await import("/static/js/markdown.js");
+          const out = {};
+          for (const text of texts) {
+            const box = document.createElement("div");
+            renderMarkdown(box, text);
+            out[text] = [...box.querySelectorAll("a")].map((a) => [
+              a.textContent, a.getAttribute("href"), a.getAttribute("target"), a.getAttribute("rel"),
+            ]);
+            if (box.querySelector("a a")) out[text].push("a link inside a link");
+          }
+          return out;
+        }""",
+        list(AUTOLINKS),
+    )
+    assert found == AUTOLINKS
 
 
 def test_stop_cancels_the_turn_on_the_server(page, services):

@@ -50,7 +50,7 @@ def knowledge(small_kb, tmp_path, hash_embeddings):
 
 def make_service(
     knowledge, hash_embeddings, script, *, min_similarity=0.05, validate_with_llm=True,
-    token_delay_s=0.0,
+    token_delay_s=0.0, with_items=False, clock=None,
 ):
     source, index = knowledge
     llm = ScriptedChatModel(script=script, token_delay_s=token_delay_s)
@@ -65,6 +65,8 @@ def make_service(
         categories=source.categories,
         venue_names=[i.name for i in source.items if i.category in VENUE_CATEGORIES],
         validate_with_llm=validate_with_llm,
+        # With the items, the facts step answers what the structure answers without the model.
+        items=list(source.items) if with_items else [],
     )
     service = GraphAssistant(
         "concierge",
@@ -72,9 +74,9 @@ def make_service(
         context,
         info={"name": source.property["name"]},
         token_nodes={nodes.GENERATE},
-        turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York"),
+        turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York", clock=clock),
         answer_of=answer_of,
-        sources_of=sources_of,
+        sources_of=partial(sources_of, items={i.name: i for i in source.items}),
         out_of_time=partial(out_of_time_answer, property=source.property),
     )
     return service, llm

@@ -11,12 +11,14 @@ from pathlib import Path
 import pytest
 
 from frontdesk.assistants import concierge
+from frontdesk.eval.datasets import load_dataset
 
 DATA = Path(concierge.__file__).resolve().parent / "data"
 KB_PATH = DATA / "mohegan_sun.json"
 RETRIEVAL = DATA / "eval" / "retrieval.jsonl"
 ROUTING = DATA / "eval" / "routing.jsonl"
 ANSWERS = DATA / "eval" / "answers.jsonl"
+ANSWERS_HELDOUT = DATA / "eval" / "answers_heldout.jsonl"
 ROUTER = DATA / "router_examples.jsonl"
 
 LABELS = {
@@ -54,6 +56,7 @@ CATEGORY_FIELDS = {
         "capacity",
         "hours",
         "schedule",
+        "performances",
         "age_policy",
         "phone",
         "features",
@@ -152,6 +155,17 @@ def test_kb_property_block(kb):
     assert prop["timezone"] == "America/New_York"
     for key in ("location", "address", "website"):
         assert prop[key].strip()
+    # The problem-gambling helplines are the property's own (its state's), with the national one.
+    assert any("1-800-522-4700" in line for line in prop["helplines"])
+
+
+def test_kb_performances_are_dated_and_timed(items):
+    dated = [(it["name"], p) for _, it in items for p in it.get("performances", [])]
+    assert len({name for name, _ in dated}) >= 5
+    for name, performance in dated:
+        assert re.fullmatch(r"202[67]-\d{2}-\d{2} (1[0-2]|[1-9]):[0-5]\d [AP]M", performance), name
+    months = {p[:7] for _, p in dated}
+    assert {"2026-11", "2026-12", "2027-01", "2027-02", "2027-03"} <= months
 
 
 def test_kb_categories_and_counts(kb, items):
@@ -297,6 +311,86 @@ def test_answers_eval(kb):
     helpline = [r for r in rows if "1-800-522-4700" in r["must_include"]]
     main_line = [r for r in rows if "1-888-226-7711" in r["must_include"]]
     assert len(helpline) >= 2 and len(main_line) >= 2
+
+
+# What the held-out set's `absent` rows ask about: none of it is at the resort, so none of it
+# may appear in the knowledge base.
+ABSENT_SUBJECTS = [
+    "bowling",
+    "water park",
+    "ice skating",
+    "movie theater",
+    "sushi",
+    "foxwoods",
+    "hell's kitchen",
+    "nobu",
+    "outdoor pool",
+    "tennis",
+    "bingo",
+    "mini golf",
+    "escape room",
+    "airport shuttle",
+    "cheesecake factory",
+    "wind tower",
+    "rooftop",
+    "car rental",
+]
+HELDOUT_KEYS = {"question", "must_include", "must_not_include", "thread", "absent"}
+
+
+def test_answers_heldout_eval(kb):
+    rows = read_jsonl(ANSWERS_HELDOUT)
+    assert len(rows) >= 64
+    kb_text = json.dumps(kb, ensure_ascii=False).lower()
+    for row in rows:
+        assert {"question", "must_include", "must_not_include"} <= row.keys() <= HELDOUT_KEYS, row
+        assert row["question"].strip()
+        assert row.get("absent", False) in (True, False), row
+        for s in row["must_include"]:
+            assert s.strip() and len(s) <= 40, row
+            assert s.lower() in kb_text, (row["question"], s)  # a typo would never match
+        for s in row["must_not_include"]:
+            assert s.strip(), row
+            assert not any(s.lower() in i.lower() for i in row["must_include"]), row
+        if not row.get("absent"):
+            assert 1 <= len(row["must_include"]) <= 2, row
+    # Rows of one conversation are consecutive turns, and there are several conversations.
+    order = [r["thread"] for r in rows if "thread" in r]
+    runs = [t for i, t in enumerate(order) if i == 0 or order[i - 1] != t]
+    assert len(runs) == len(set(runs)), "a thread's rows must be consecutive"
+    counts = Counter(order)
+    assert len(counts) >= 6 and all(c >= 2 for c in counts.values()), counts
+    included = [s for r in rows for s in r["must_include"]]
+    assert sum(1 for s in included if TIME_OK.match(s)) >= 10
+    assert sum(1 for s in included if s.startswith("$")) >= 8
+    assert sum(1 for s in included if PHONE_OK.match(s)) >= 5
+    # `frontdesk eval answers --dataset .../answers_heldout.jsonl` reads it this way.
+    cases = load_dataset("answers", ANSWERS_HELDOUT)
+    assert [(c.question, c.thread, c.absent) for c in cases] == [
+        (r["question"], r.get("thread"), r.get("absent", False)) for r in rows
+    ]
+
+
+def test_answers_heldout_absent_rows_name_something_the_resort_lacks(kb):
+    kb_text = json.dumps(kb, ensure_ascii=False).lower()
+    for subject in ABSENT_SUBJECTS:
+        assert not re.search(rf"\b{re.escape(subject)}", kb_text), subject
+    absent = [r for r in read_jsonl(ANSWERS_HELDOUT) if r.get("absent")]
+    assert len(absent) >= 16
+    for row in absent:
+        assert row["must_include"] == [], row  # nothing the knowledge holds answers it
+        named = [s for s in ABSENT_SUBJECTS if s in row["question"].lower()]
+        assert named, row["question"]
+
+
+def test_answers_heldout_is_apart_from_the_tuning_set():
+    tuned = [r["question"] for r in read_jsonl(ANSWERS)]
+    copies = [
+        r["question"]
+        for r in read_jsonl(ANSWERS_HELDOUT)
+        if any(near_duplicate(r["question"], t) for t in tuned)
+    ]
+    assert copies == []
 
 
 # ---- router examples ----------------------------------------------------------------------

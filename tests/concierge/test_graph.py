@@ -48,7 +48,8 @@ async def test_grounded_answer_passes_validation_and_cites_sources(concierge):
     assert answer.route == "hours_schedule"
     assert answer.validation == "PASS"
     assert answer.answer == "Bobby's Burgers is open daily 11:00 AM-11:00 PM."
-    assert "restaurants" in answer.sources
+    # The items the answer used, not the categories they are filed under.
+    assert answer.sources == ["Bobby's Burgers"]
     system_prompt = llm.calls[0][0].content
     assert "Current time:" in system_prompt and "Bobby's Burgers:" in system_prompt
     assert len(llm.calls) == 2  # generate + validator
@@ -153,23 +154,40 @@ async def test_stream_emits_metadata_tokens_sources_done(concierge):
     assert names[-2:] == ["sources", "done"]
     assert set(names[1:-2]) == {"token"}
     assert "".join(e.data["content"] for e in events if e.event == "token") == "Bobby's Burgers serves smashed burgers."
-    assert "restaurants" in events[-2].data["sources"]
-    assert "Bobby's Burgers" in events[-2].data["items"]
+    assert events[-2].data["sources"] == ["Bobby's Burgers"]
+    assert events[-2].data["items"] == ["Bobby's Burgers"]
     # Each item used comes with its text, for the web UI to open.
     documents = {d["title"]: d for d in events[-2].data["documents"]}
     assert list(documents) == events[-2].data["items"]
-    assert "Bobby" in documents["Bobby's Burgers"]["text"]
+    # Its details as a reader sees them: the description, then one labelled line a field.
+    text = documents["Bobby's Burgers"]["text"]
+    assert text.startswith("Casual spot for smashed burgers, fries and milkshakes.\n\n")
+    assert "- **Hours:** Daily 11:00 AM-11:00 PM\n" in text
+    assert "property_id" not in text and "Property" not in text
     assert documents["Bobby's Burgers"]["category"] == "restaurants"
 
 
-async def test_stream_replaces_canned_replies_and_clears_retried_text(concierge):
+async def test_stream_sends_canned_replies_and_never_shows_a_rejected_value(concierge):
     service, _ = concierge()
     events = [e async for e in service.stream("hello", tid())]
-    assert [e.event for e in events] == ["metadata", "replace", "sources", "done"]
+    assert [e.event for e in events] == ["metadata", "token", "sources", "done"]
+    assert events[1].data["content"].strip()
 
     service, _ = concierge(["It closes at 2:00 AM.", "Bobby's Burgers closes at 11:00 PM.", PASS_JSON])
     events = [e async for e in service.stream("when does bobby's burgers close", tid())]
+    shown = [e.data["content"] for e in events if e.event in ("token", "replace")]
+    # The first draft's closing time is not in the context: it is held, never shown.
+    assert not any("2:00 AM" in text for text in shown)
+    assert any(e.event == "progress" and e.data == {"stage": "checking"} for e in events)
+    assert "".join(shown) == "Bobby's Burgers closes at 11:00 PM."
+
+
+async def test_a_wrong_sentence_after_a_right_one_is_cleared_on_retry(concierge):
+    first = "Bobby's Burgers is in the Casino of the Sky. It closes at 2:00 AM."
+    service, _ = concierge([first, "Bobby's Burgers closes at 11:00 PM.", PASS_JSON])
+    events = [e async for e in service.stream("when does bobby's burgers close", tid())]
     names = [e.event for e in events]
+    assert events[names.index("token")].data["content"].startswith("Bobby's Burgers is in")
     reset = names.index("replace")
     assert events[reset].data == {"content": ""}
     after = "".join(e.data["content"] for e in events[reset:] if e.event == "token")

@@ -90,3 +90,31 @@ def test_document_hits_are_named_by_the_relevant_section_they_cover():
         show_progress=False,
     )
     assert result.metrics["recall@1"] == 0.0 and result.metrics["recall@8"] == 1.0
+
+
+def test_no_context_figures_are_split_by_language(tmp_path):
+    path = tmp_path / "gate.jsonl"
+    rows = [
+        {"question": "covered", "answerable": True, "language": "en"},
+        {"question": "not covered", "answerable": False, "language": "en"},
+        {"question": "Co znaczy, że dioda PON miga?", "answerable": True},  # detected: Polish
+        {"question": "Jak ugotować rosół?", "answerable": False},
+    ]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows))
+    cases = load_dataset("no_context", path)
+    assert cases[0].language == "en" and cases[2].language is None
+    # This gate refuses every Polish question: English is perfect, Polish answers nothing.
+    result = run_no_context(cases, lambda q: "not" in q or "ę" in q or "ó" in q or "dioda" in q,
+                            show_progress=False)
+    per = result.metrics["per_language"]
+    assert per["en"]["accuracy"] == 1.0 and per["en"]["answered_when_answerable"] == 1.0
+    assert per["pl"]["accuracy"] == 0.5 and per["pl"]["answered_when_answerable"] == 0.0
+    assert per["pl"]["rows"] == 2 and per["pl"]["unanswerable"] == 1
+    assert [d["language"] for d in result.details] == ["en", "en", "pl", "pl"]
+
+
+def test_a_language_that_is_not_a_string_is_a_clear_error(tmp_path):
+    path = tmp_path / "gate.jsonl"
+    path.write_text('{"question": "q", "answerable": true, "language": 7}\n')
+    with pytest.raises(DatasetError, match=r'gate.jsonl:1: field "language" must be a string'):
+        load_dataset("no_context", path)

@@ -199,3 +199,18 @@ async def test_absent_rows_pass_only_when_the_reply_says_it_is_absent() -> None:
     assert result.details[0]["missing"] == ["(a statement that it is not there)"]
     assert result.metrics["absent_rows"] == 2
     assert result.metrics["absent_answered_as_absent"] == 0.5
+
+
+async def test_pass_rates_are_split_by_language() -> None:
+    async def ask(question: str, thread_id: str) -> str:
+        return "The pool opens at 7." if question.startswith("When") else "Nie wiem."
+
+    cases = [
+        AnswerCase("When does the pool open?", must_include=("7",), line=1),
+        AnswerCase("Kiedy otwiera się basen?", must_include=("7",), line=2),
+        AnswerCase("Pool hours?", must_include=("7",), language="pl", line=3),  # the row says pl
+    ]
+    result = await run_answers(cases, ask, show_progress=False)
+    per = result.metrics["per_language"]
+    assert per["en"] == {"rows": 1, "passed": 1, "pass_rate": 1.0}
+    assert per["pl"] == {"rows": 2, "passed": 0, "pass_rate": 0.0}

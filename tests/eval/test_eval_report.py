@@ -106,6 +106,9 @@ async def test_answers_report_shows_failed_answers_in_full() -> None:
     assert "> The pool opens at 7.\n> # Not a heading" in failures
     assert "The spa opens at 9." not in failures
     assert "| pass_rate | 0.5000 |" in text
+    per_language = text.split("## Per language")[1].split("##")[0]
+    assert "| Language | rows | passed | pass_rate |" in per_language
+    assert "| en | 2 | 1 | 0.5000 |" in per_language
 
 
 async def test_sql_report_shows_tiers_and_each_miss_with_both_queries() -> None:

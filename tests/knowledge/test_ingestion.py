@@ -122,6 +122,28 @@ def test_formatter_writes_fields_as_sentences_and_skips_a_description_that_repea
     assert arena == "Arena: Capacity: 10,000 seats. Age policy: 21."
 
 
+def test_item_details_put_the_description_first_then_one_labelled_line_a_field():
+    from frontdesk.knowledge.formatters import item_details
+
+    details = item_details("restaurants", {
+        "name": "Bobby's Burgers", "property_id": "p", "last_updated": "2026-01-01",
+        "description": "Smashed burgers and shakes.", "phone": "860-862-8600",
+        "cuisine": "American", "hours": {"mon_thu": "11 AM-10 PM", "fri_sat": "11 AM-1 AM"},
+        "features": ["Shakes", "", "Patio"], "dress_code": "", "kids_menu": True,
+    })
+    assert details == (
+        "Smashed burgers and shakes.\n\n"
+        "- **Cuisine:** American\n"  # the plan's order, not the file's
+        "- **Hours:** Mon thu: 11 AM-10 PM; Fri sat: 11 AM-1 AM\n"
+        "- **Phone:** 860-862-8600\n"
+        "- **Features:** Shakes, Patio\n"
+        "- **Kids menu:** True"
+    )
+    assert item_details("faq", {"question": "Do I pay to park?", "answer": "No."}) == (
+        "- **Question:** Do I pay to park?\n- **Answer:** No."
+    )
+
+
 def test_an_index_built_by_other_formatting_code_is_not_current(small_kb, tmp_path, hash_embeddings, monkeypatch):
     from frontdesk.knowledge import chunking
 

@@ -1,7 +1,12 @@
 import pytest
 
 from frontdesk.routing.classifier import Prediction
-from frontdesk.routing.question_form import asks_for_information, asks_whether_exists
+from frontdesk.routing.question_form import (
+    asks_about_rules,
+    asks_for_information,
+    asks_whether_exists,
+    asks_whether_offered,
+)
 from frontdesk.routing.router import IntentRouter, Reroute
 
 
@@ -59,3 +64,40 @@ def test_questions_asking_whether_there_is_one(text):
 )
 def test_other_questions_do_not_ask_whether_there_is_one(text):
     assert not asks_whether_exists(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["do you have craps tables", "is there baccarat here?", "does momentum ascend get free valet",
+     "do leap members get a discount"],
+)
+def test_asking_whether_a_game_or_perk_is_offered(text):
+    assert asks_whether_offered(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["is there a way to win at slots", "do you have tips to beat blackjack",
+     "which slot machine pays best", "does craps have the best odds", "book me a table"],
+)
+def test_advice_is_not_a_question_about_what_is_offered(text):
+    assert not asks_whether_offered(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["do i need to cancel my room a day ahead", "can i bring a backpack into the arena",
+     "is there a fee if i cancel late", "are purses allowed at concerts",
+     "is late check out possible", "will we get charged for a same-day cancellation"],
+)
+def test_questions_about_what_the_rules_allow(text):
+    assert asks_about_rules(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["can i book a table for 4", "cancel my room", "can you reserve the spa",
+     "is it possible to get a table for 4", "please upgrade me to a suite"],
+)
+def test_requests_are_not_questions_about_rules(text):
+    assert not asks_about_rules(text)

@@ -170,7 +170,7 @@ async def test_telecom_customer_comes_from_the_signed_in_session(settings):
         )
     assert before.status_code == 200 and signed.status_code == 200
     assert signed.json()["caller"]["signed_in"] == {"telecom": "u456"}
-    assert unknown_user.status_code == 422
+    assert unknown_user.status_code == 404 and "demo user" in unknown_user.json()["error"]
     assert after.status_code == 200
     # The body's user_id of a browser is ignored; the signed-in customer is used.
     assert [user for _m, _t, user in telecom.calls] == [None, "u456"]

@@ -67,12 +67,16 @@ async def test_invalid_chat_request_is_422_with_clear_message(
     await assert_still_serving(client)
 
 
-async def test_message_at_the_limit_is_accepted_after_stripping(client, service):
-    message = "y" * MAX_MESSAGE_CHARS
+async def test_message_at_the_limit_is_accepted_and_stripped(client, service):
+    # The limit holds for the message as sent (the OpenAPI schema's maxLength).
+    message = "y" * (MAX_MESSAGE_CHARS - 6)
     response = await client.post("/chat", json={"message": f"   {message}  \n"})
+    padded_over = await client.post("/chat", json={"message": f" {'y' * MAX_MESSAGE_CHARS}"})
 
     assert response.status_code == 200
     assert service.calls[0][0] == message
+    assert padded_over.status_code == 422
+    assert "limit is 4096" in padded_over.json()["error"]
 
 
 async def test_oversized_body_is_413(client, service):

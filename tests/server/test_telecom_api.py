@@ -226,21 +226,24 @@ async def test_ids_at_the_limits_are_accepted(settings, telecom, start, session_
     assert telecom.calls == [("hi", thread, user_id)]
 
 
-async def test_message_at_the_limit_is_accepted_after_stripping(settings, telecom, start):
-    message = "m" * 4096
+async def test_message_at_the_limit_is_accepted_and_stripped(settings, telecom, start):
+    # The limit holds for the message as sent (the OpenAPI schema's maxLength).
+    message = "m" * 4091
     async with start(settings, telecom) as client:
         response = await client.post("/telecom/chat", json=turn(f"\n  {message}  "))
+        padded_over = await client.post("/telecom/chat", json=turn(f" {message}{'m' * 5} "))
 
     assert response.status_code == 200
     assert telecom.calls[0][0] == message
+    assert padded_over.status_code == 422 and "limit is 4096" in padded_over.json()["error"]
 
 
 @pytest.mark.parametrize(
     ("request_kwargs", "field", "phrase"),
     [
         ({"json": {"message": "hi"}}, "session_id", "is required"),
-        ({"json": turn("hi", "")}, "session_id", "must not be empty"),
-        ({"json": turn("hi", "   ")}, "session_id", "must not be empty"),
+        ({"json": turn("hi", "")}, "session_id", "1-128 characters"),
+        ({"json": turn("hi", "   ")}, "session_id", "1-128 characters"),
         ({"json": turn("hi", "x" * 129)}, "session_id", "1-128 characters"),
         ({"json": turn("hi", "has space")}, "session_id", "1-128 characters"),
         ({"json": turn("hi", "../etc/passwd")}, "session_id", "1-128 characters"),
@@ -451,6 +454,10 @@ async def test_chat_passes_a_key_holders_user_id_to_the_stream(
     concierge = make_service()
     async with start(settings, concierge) as client:
         with_user = await client.post(
+            "/chat", json={"message": "hi", "user_id": "u123"}, headers=BEARER
+        )
+        # As the schema's pattern says: an id, not text to be trimmed.
+        padded = await client.post(
             "/chat", json={"message": "hi", "user_id": " u123 "}, headers=BEARER
         )
         without = await client.post("/chat", json={"message": "hi"}, headers=BEARER)
@@ -461,6 +468,7 @@ async def test_chat_passes_a_key_holders_user_id_to_the_stream(
         anonymous = await client.post("/chat", json={"message": "hi", "user_id": "u123"})
 
     assert [r.status_code for r in (with_user, without, explicit_null, anonymous)] == [200] * 4
+    assert padded.status_code == 422 and "2-64 characters" in padded.json()["error"]
     assert concierge.user_ids == ["u123", None, None, None]
     assert [name for name, _ in parse_sse(with_user.text)][-1] == "done"
 

@@ -6,10 +6,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from frontdesk.agentkit.service import GraphAssistant
-from frontdesk.assistants.telecom import nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
-from frontdesk.assistants.telecom.service import answer_of, sources_of, turn_input
+from frontdesk.assistants.telecom.service import TOKEN_NODES, answer_of, sources_of, turn_input
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.knowledge.index import KnowledgeIndex
 from frontdesk.knowledge.ingest import ingest
@@ -25,7 +24,7 @@ EXAMPLES = {
                   "router lights", "set the APN for mobile data", "moja sieć słaba"],
     "billing": ["refund for my invoice", "what plan am I on", "I was overcharged",
                 "how much does my plan cost", "ile kosztuje plan", "chcę zwrot",
-                "which invoices do I have", "status of my refund case",
+                "invoices do I have paid", "status of my refund case",
                 "status mojego zgłoszenia"],
     "unknown": ["tell me a joke", "what's the weather", "who won the match", "recipe for soup"],
 }
@@ -75,8 +74,10 @@ def keyword_chooser(text: str) -> tuple[str, float]:
     return "none", 0.9
 
 
-def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None,
-                 llm=None):
+def make_service(
+    kb, store, hash_embeddings, script, *, threshold=-1.0, checkpointer=None, tickets=None,
+    llm=None,
+):
     llm = llm or ScriptedChatModel(script=script)
     classifier = EmbeddingIntentClassifier(
         hash_embeddings, [Example(t, label) for label, texts in EXAMPLES.items() for t in texts]
@@ -87,16 +88,18 @@ def make_service(kb, store, hash_embeddings, script, *, threshold=-1.0, checkpoi
         retriever=MMRRetriever(kb, "telecom", MMRSettings(threshold=threshold, min_hits=1)),
         billing=store,
         tool_chooser=keyword_chooser,
+        tickets=tickets,
     )
     service = GraphAssistant(
         "telecom",
         build_graph(checkpointer or InMemorySaver()),
         context,
         info={"name": "Telecom"},
-        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        token_nodes=TOKEN_NODES,
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
+        tickets=tickets,
     )
     return service, llm
 

@@ -184,7 +184,10 @@ async def test_the_conversation_holds_only_what_the_customer_saw(telecom, store)
     service, _ = telecom([OVERCHARGE, OVERCHARGE])
     events = [e async for e in service.stream("refund 5000 PLN for INV-20251001 overcharge",
                                               "c7", user_id="u123")]
-    shown = next(e.data["content"] for e in reversed(events) if e.event == "replace")
+    shown = ""  # what the client ends up showing: tokens append, a replace starts over
+    for event in events:
+        if event.event in ("token", "replace"):
+            shown = shown + event.data["content"] if event.event == "token" else event.data["content"]
     messages = (await service.graph.aget_state(service.config("c7"))).values["messages"]
     assert [type(m) for m in messages] == [HumanMessage, AIMessage]
     assert messages[-1].content == shown

@@ -23,13 +23,16 @@ async def test_technical_answer_ends_with_real_sources(telecom):
     assert answer.route == "technical"
     assert answer.answer.startswith("The box is registering.")
     assert "made up" not in answer.answer
-    assert "\n\nSources:\n- LED guide — LED guide" in answer.answer
+    # Each title once: the section path under the document's H1 (its title) drops it.
+    assert "\n\nSources:\n- LED guide — " in answer.answer
+    assert "LED guide — LED guide" not in answer.answer
     assert answer.answer.count("Sources:") == 1
     first = answer.extra["citations"][0]
     assert first["file"] == "leds.md" and first["version"] == "2.1"
     assert answer.extra["last_agent"] == "technical"
     prompt = llm.calls[0][-1].content
-    assert f"[SOURCE] LED guide — {first['section']} — leds.md (2.1)" in prompt
+    named = " — ".join(p for p in ("LED guide", first["section"], "leds.md") if p)
+    assert f"[SOURCE] {named} (2.1)" in prompt
     assert "PON LED" in prompt
 
 

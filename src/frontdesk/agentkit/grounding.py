@@ -19,7 +19,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from frontdesk.agentkit import evidence as ev
-from frontdesk.agentkit.specifics import CHECKS, counted, details, numbers, quantities
+from frontdesk.agentkit.specifics import (
+    CHECKS,
+    counted,
+    details,
+    numbers,
+    quantities,
+    without_times,
+)
 
 
 @dataclass(frozen=True)
@@ -61,15 +68,22 @@ def check_grounding(
     *,
     venue_names: Iterable[str] = (),
     trusted_facts: Iterable[str] = (),
+    clock: str = "",
 ) -> GroundingReport:
     """Every specific in `answer` must appear in `context` or `trusted_facts`, and, where the
     context states it, for the item the answer's sentence describes.
+
+    `clock` is the turn's current date and time ("Tuesday, November 24, 2026, 6:41 AM EST"):
+    its date supports "today is November 24", but its time of day supports nothing. Passed as
+    a trusted fact, the time let "the spa opens at 6:41 AM" (the clock, copied) pass.
 
     `venue_names` are the names the knowledge base knows (restaurants, shows, rooms...): one
     mentioned in the answer must be in the context too, or the answer is about a place that the
     retrieval did not return and the model is recalling it, not reading it.
     """
     context, trusted_facts = list(context), list(trusted_facts)
+    if clock.strip():
+        trusted_facts.append(without_times(clock))
     support = _Support.union([*context, *trusted_facts])
     unsupported: list[str] = []
     for kind, extract in CHECKS:

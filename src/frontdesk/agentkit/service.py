@@ -10,21 +10,23 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
-from contextlib import AsyncExitStack
+from contextlib import AsyncExitStack, aclosing
 from typing import Any
 
-from langchain_core.messages import AIMessage, HumanMessage, RemoveMessage
+from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from frontdesk.agentkit.handoff import person_message, transcript_of
+from frontdesk.agentkit.release import ReleaseCheck
 from frontdesk.agentkit.streaming import (
     OutOfTime,
-    message_text,
     out_of_time_answer,
     running_time_limit,
     stream_turn,
 )
 from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.memory.tickets import TicketStore
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +56,12 @@ class GraphAssistant:
         # The turn's state -> its answer when the turn runs out of time (what was retrieved
         # and where to ask); None: a general "busy, ask again" sentence.
         out_of_time: OutOfTime | None = None,
+        # (the turn's state so far, the answer text so far) -> may it be shown while the turn
+        # still runs? None: no sentence with a specific before the turn ends.
+        release_check: ReleaseCheck | None = None,
+        # Where conversations handed to a person are kept: their replies are put into the
+        # thread before it is next read or answered. None: this assistant hands off nothing.
+        tickets: TicketStore | None = None,
     ):
         self.name = name
         self.graph = graph
@@ -66,6 +74,8 @@ class GraphAssistant:
         self._resources = resources
         self._progress_of = progress_of
         self._out_of_time = out_of_time
+        self._release_check = release_check
+        self.tickets = tickets
         self._closed = False
 
     @property
@@ -78,16 +88,39 @@ class GraphAssistant:
     def config(self, thread_id: str) -> dict[str, Any]:
         # Namespaced per assistant: assistants may share a checkpoint file, and one's thread id
         # sent to another must never load the first one's history.
-        return {"configurable": {"thread_id": f"{self.name}:{thread_id}"}}
+        # The assistant and the thread key: a node that files the conversation somewhere
+        # (a ticket) names it by them (agentkit.handoff.conversation_of).
+        return {
+            "configurable": {
+                "thread_id": f"{self.name}:{thread_id}",
+                "assistant": self.name,
+                "thread_key": thread_id,
+            }
+        }
 
-    async def transcript(self, thread_id: str) -> list[dict[str, str]]:
-        """The conversation as a person saw it: user and assistant messages, oldest first."""
+    async def transcript(self, thread_id: str) -> list[dict[str, Any]]:
+        """The conversation as a person saw it: user and assistant messages, oldest first (a
+        person's reply marked "from": "person")."""
+        await self.deliver_person_replies(thread_id)
         state = (await self.graph.aget_state(self.config(thread_id))).values
-        return [
-            {"role": "user" if isinstance(m, HumanMessage) else "assistant", "content": text}
-            for m in state.get("messages", [])
-            if isinstance(m, (HumanMessage, AIMessage)) and (text := message_text(m))
-        ]
+        return transcript_of(state.get("messages", []))
+
+    async def deliver_person_replies(self, thread_id: str) -> int:
+        """Put what people answered on the thread's tickets into the conversation, those not
+        there yet (by id: a reply lost by a concurrent write comes back, none comes twice).
+        Returns how many were added."""
+        if self.tickets is None:
+            return 0
+        replies = await self.tickets.person_replies(self.name, thread_id)
+        if not replies:
+            return 0
+        config = self.config(thread_id)
+        present = {m.id for m in (await self.graph.aget_state(config)).values.get("messages", [])}
+        missing = [person_message(r) for r in replies]
+        missing = [m for m in missing if m.id not in present]
+        if missing:
+            await self.graph.aupdate_state(config, {"messages": missing})
+        return len(missing)
 
     async def forget_last_turn(self, thread_id: str) -> bool:
         """Remove the last question and everything after it (to answer it again); False when
@@ -104,10 +137,11 @@ class GraphAssistant:
         await self.graph.aupdate_state(config, {"messages": removals})
         return True
 
-    def stream(
+    async def stream(
         self, message: str, thread_id: str, *, user_id: str | None = None
     ) -> AsyncIterator[ChatEvent]:
-        return stream_turn(
+        await self.deliver_person_replies(thread_id)
+        events = stream_turn(
             self.graph,
             self._turn_input(message, user_id),
             self.config(thread_id),
@@ -118,9 +152,15 @@ class GraphAssistant:
             durability=DURABILITY,
             progress_of=self._progress_of,
             out_of_time=self._out_of_time,
+            release_check=self._release_check,
         )
+        # Closed with this stream, so stopping the turn stops the graph and the model.
+        async with aclosing(events):
+            async for event in events:
+                yield event
 
     async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
+        await self.deliver_person_replies(thread_id)
         inputs = self._turn_input(message, user_id)
         state: dict[str, Any] = {}
         try:

@@ -38,6 +38,11 @@ def times(text: str) -> set[str]:
     return found
 
 
+def without_times(text: str) -> str:
+    """`text` with its times of day ("6:41 AM", "noon") taken out, the rest as it was."""
+    return _NAMED_TIME.sub(" ", _TIME.sub(" ", text))
+
+
 def prices(text: str) -> set[str]:
     return {
         f"{int(whole.replace(',', ''))}" + (f".{cents}" if cents and cents != "00" else "")

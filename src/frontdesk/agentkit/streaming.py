@@ -1,10 +1,14 @@
 """Run one graph turn and translate LangGraph's event stream into `ChatEvent`s.
 
 Tokens are forwarded only from the nodes that write the answer (never from a router's or
-validator's model call), and never from a call tagged `NOT_STREAMED` (an agent's internal
-decision made inside such a node). When such a node runs again (a validation retry) the client is told to
-clear what it has shown; and when the final answer is not what was streamed (a canned greeting, a
-fallback, a static "I don't know"), a `replace` carries the final text.
+validator's model call; nor from a call tagged `NOT_STREAMED`, an agent's internal decision
+made inside such a node), a sentence at a time and only once the assistant's release check lets
+the answer so far be shown (agentkit/release.py): a specific that has not passed the grounding
+check never reaches the screen. While text is held the client gets `{"stage": "checking"}`
+progress. When such a node runs again (a validation retry) the client is told to clear what it
+has shown. At the end the final answer's unshown rest follows as a token, or, when it does not
+begin with what was shown (a canned greeting, a fallback, a static "I don't know"), a `replace`
+carries it whole.
 
 A model call waiting its turn in the embedded model's queue shows as `progress` events with its
 place (`{"stage": "queue", "position": 2, "waiting": 5}`; position 0 once it starts). When the
@@ -15,6 +19,7 @@ its nodes had found so far (`out_of_time`), never with an error.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import AsyncIterator, Callable, Collection
 from contextlib import AbstractAsyncContextManager, nullcontext
@@ -24,19 +29,22 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from frontdesk.agentkit.release import ReleaseCheck, SentenceRelease, hold_specifics
 from frontdesk.assistants.base import ChatEvent
 from frontdesk.llm.scheduling import QUEUE_EVENT
 from frontdesk.llm.turn_clock import current_turn_clock
 
 # A turn's state -> its best answer without the model (retrieved facts, where to ask).
 OutOfTime = Callable[[dict[str, Any]], str]
-# What a turn out of time says when its assistant supplies nothing better.
+# The progress event of an answer held for checking.
+CHECKING = ChatEvent("progress", {"stage": "checking"})
 # A model call tagged with this never streams to the client, even inside a token node: an
 # agent's internal decision (a tool choice's JSON) is not text for the customer.
 NOT_STREAMED = "frontdesk:not_streamed"
+# What a turn out of time says when its assistant supplies nothing better.
 OUT_OF_TIME_ANSWER = (
     "Sorry, I could not finish this answer in time: the assistant is very busy right now. "
-    "Please ask again in a moment."
+    "Please ask again in a moment, or try a shorter question."
 )
 
 logger = logging.getLogger(__name__)
@@ -73,12 +81,15 @@ async def stream_turn(
     durability: Durability,
     progress_of: Callable[[dict[str, Any]], ChatEvent | None] | None = None,
     out_of_time: OutOfTime | None = None,
+    release_check: ReleaseCheck | None = None,
 ) -> AsyncIterator[ChatEvent]:
     """`progress_of(event)` turns the LangGraph events an assistant cares about (a route
     chosen, a tool started) into `progress` events; the rest are not shown. `out_of_time(state)`
-    is the answer when the turn runs out of time."""
+    is the answer when the turn runs out of time. `release_check(state, text)` says whether the
+    answer text so far may be shown (default: no sentence with a specific before the turn
+    ends)."""
     yield ChatEvent("metadata", {"thread_id": thread_id})
-    streamed: list[str] = []
+    gate = SentenceRelease(release_check or hold_specifics)
     runs_seen: dict[str, int] = {}
     # What the turn's nodes (subgraphs' too) have written so far: an answer out of time is
     # built from it, since a cancelled turn's state is not saved.
@@ -104,15 +115,25 @@ async def stream_turn(
                 output = event.get("data", {}).get("output")
                 if isinstance(output, dict):
                     written.update(output)
+                if node in token_nodes:
+                    for item in _released(gate, gate.finish, {**inputs, **written}):
+                        yield item
             if progress_of is not None and kind in ("on_chain_start", "on_chain_end"):
                 progress = progress_of(event)
                 if progress is not None:
                     yield progress
             if kind == "on_chain_start" and node in token_nodes and event["name"] == node:
                 runs_seen[node] = runs_seen.get(node, 0) + 1
-                if runs_seen[node] > 1 and streamed:
-                    streamed.clear()
+                if runs_seen[node] > 1:
+                    if gate.shown:
+                        yield ChatEvent("replace", {"content": ""})
+                    gate.reset()
+            elif kind == "on_chat_model_start" and node in token_nodes:
+                # A second model call in one run of the node rewrites the first one's answer
+                # (a draft its own check rejected): what the first one showed goes.
+                if gate.shown:
                     yield ChatEvent("replace", {"content": ""})
+                gate.reset()
             elif (
                 kind == "on_chat_model_stream"
                 and node in token_nodes
@@ -120,15 +141,20 @@ async def stream_turn(
             ):
                 text = message_text(event["data"]["chunk"])
                 if text:
-                    streamed.append(text)
-                    yield ChatEvent("token", {"content": text})
+                    feed = functools.partial(gate.feed, text)
+                    for item in _released(gate, feed, {**inputs, **written}):
+                        yield item
         state = (await graph.aget_state(config)).values
-        final = last_ai_text(state.get("messages", []))
-        if final != "".join(streamed):
-            yield ChatEvent("replace", {"content": final})
+        ending = final_text_event(gate.shown, last_ai_text(state.get("messages", [])))
+        if ending is not None:
+            yield ending
         yield ChatEvent("sources", sources_of(state))
     except TimeoutError:
-        logger.warning("turn out of time for thread %s: answering without the model", thread_id)
+        logger.warning(
+            "turn out of time for thread %s: answering without the model (raise "
+            "FRONTDESK_SSE_TIMEOUT_S or FRONTDESK_LLM_TIMEOUT_S if this is frequent)",
+            thread_id,
+        )
         await _close(events)
         state = await _state_so_far(graph, config, inputs, written)
         for item in out_of_time_events(state, out_of_time, sources_of):
@@ -139,6 +165,29 @@ async def stream_turn(
     finally:
         await _close(events)
     yield ChatEvent("done", {"done": True})
+
+
+def _released(
+    gate: SentenceRelease, step: Callable[[dict[str, Any]], str], state: dict[str, Any]
+) -> list[ChatEvent]:
+    """The events of one step of the release: text now shown, and `checking` the moment the
+    gate starts holding text back."""
+    was_holding = gate.holding
+    text = step(state)
+    events = [ChatEvent("token", {"content": text})] if text else []
+    if gate.holding and not was_holding:
+        events.append(CHECKING)
+    return events
+
+
+def final_text_event(shown: str, final: str) -> ChatEvent | None:
+    """The rest of the final answer after what was shown, or the whole of it in its place
+    (None: it was all shown)."""
+    lead = shown.lstrip()
+    if not final.startswith(lead):
+        return ChatEvent("replace", {"content": final})
+    rest = final[len(lead) :]
+    return ChatEvent("token", {"content": rest}) if rest else None
 
 
 def running_time_limit() -> AbstractAsyncContextManager[Any]:

@@ -23,7 +23,7 @@ from rich.console import Console
 from frontdesk.eval import metrics as m
 from frontdesk.eval.datasets import NoContextCase, ToolCase
 from frontdesk.eval.progress import progress_bar
-from frontdesk.eval.suites import SuiteResult, _ms, clock
+from frontdesk.eval.suites import SuiteResult, _ms, clock, language_of, per_language
 
 GateFn = Callable[[str], bool]
 ScoreFn = Callable[[str], tuple[int, float]]  # question -> (hits, relevance)
@@ -67,6 +67,7 @@ def run_no_context(
                 {
                     "line": case.line,
                     "question": case.question,
+                    "language": language_of(case),
                     "answerable": case.answerable,
                     "no_context": fired,
                     "correct": fired != case.answerable,
@@ -81,8 +82,23 @@ def run_no_context(
         **gate_scores([d["no_context"] for d in details], [not c.answerable for c in cases]),
         "latency_p50_ms": m.percentile([d["latency_ms"] for d in details], 50),
         "duration_s": clock() - started,
+        "per_language": per_language(details, _gate_figures),
     }
     return SuiteResult("no_context", metrics, details)
+
+
+def _gate_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    answerable = [d for d in rows if d["answerable"]]
+    return {
+        "rows": len(rows),
+        "answerable": len(answerable),
+        "unanswerable": len(rows) - len(answerable),
+        # Of the answerable questions, the share the gate let through (the refusals users see).
+        "answered_when_answerable": m.rate(
+            sum(1 for d in answerable if not d["no_context"]), len(answerable)
+        ),
+        **gate_scores([d["no_context"] for d in rows], [not d["answerable"] for d in rows]),
+    }
 
 
 def calibrate_gate(

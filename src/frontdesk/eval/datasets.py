@@ -54,6 +54,8 @@ class AnswerCase:
     # The question asks about something the knowledge lacks ("is there a bowling alley?"):
     # the reply passes only when it says so (`suites.states_absence`).
     absent: bool = False
+    # The question's language ("en", "pl"); unset, the suite detects it (per-language figures).
+    language: str | None = None
     line: int = 0
 
 
@@ -63,6 +65,7 @@ class NoContextCase:
 
     question: str
     answerable: bool
+    language: str | None = None  # as in AnswerCase
     line: int = 0
 
 
@@ -171,6 +174,7 @@ def _answers(row: dict[str, Any], line: int) -> AnswerCase:
         must_not_include=must_not_include,
         thread=thread,
         absent=absent,
+        language=_text(row, "language", required=False),
         line=line,
     )
 
@@ -179,7 +183,12 @@ def _no_context(row: dict[str, Any], line: int) -> NoContextCase:
     answerable = row.get("answerable")
     if not isinstance(answerable, bool):
         raise _RowError(f'field "answerable" must be true or false, got {answerable!r}')
-    return NoContextCase(question=_text(row, "question") or "", answerable=answerable, line=line)
+    return NoContextCase(
+        question=_text(row, "question") or "",
+        answerable=answerable,
+        language=_text(row, "language", required=False),
+        line=line,
+    )
 
 
 def _tools(row: dict[str, Any], line: int) -> ToolCase:

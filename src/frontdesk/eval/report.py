@@ -195,6 +195,15 @@ def _sql_sections(result: SuiteResult, max_rows: int) -> list[str]:
     return lines
 
 
+def _per_language_section(figures: Mapping[str, Mapping[str, Any]] | None) -> list[str]:
+    """The scalar metrics again, one row per language of the questions (when the suite has it)."""
+    if not figures:
+        return []
+    names = list(dict.fromkeys(name for values in figures.values() for name in values))
+    rows = [[language, *(values.get(name) for name in names)] for language, values in figures.items()]
+    return ["## Per language", "", *table(["Language", *names], rows)]
+
+
 SECTIONS: dict[str, Callable[[SuiteResult, int], list[str]]] = {
     "retrieval": _retrieval_sections,
     "routing": _routing_sections,
@@ -240,6 +249,7 @@ def render_report(
         [key, value] for key, value in result.metrics.items() if not isinstance(value, Mapping)
     ]
     lines += ["## Metrics", "", *table(["Metric", "Value"], scalars)]
+    lines += _per_language_section(result.metrics.get("per_language"))
     sections = SECTIONS.get(result.name)
     if sections is not None:
         lines += sections(result, max_rows)

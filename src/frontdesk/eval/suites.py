@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from rich.console import Console
 
+from frontdesk.agentkit.language import detect_language
 from frontdesk.eval import metrics as m
 from frontdesk.eval.datasets import AnswerCase, GuardrailCase, RetrievalCase, RoutingCase
 from frontdesk.eval.progress import progress_bar
@@ -65,6 +66,21 @@ class SuiteResult:
         """The JSON object `frontdesk eval --json` prints: suite name and metrics, and
         per-row details when asked (they can be long: answers carry the whole reply)."""
         return json.dumps(self.to_dict(include_details=include_details), indent=indent)
+
+
+def language_of(case: AnswerCase | Any) -> str:
+    """The case's `language`, else the one its question is written in."""
+    return case.language or detect_language(case.question)
+
+
+def per_language(
+    details: Sequence[dict[str, Any]], measure: Callable[[list[dict[str, Any]]], dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """`measure` over the detail rows of each language (rows carry a "language" key)."""
+    groups: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in details:
+        groups[row["language"]].append(row)
+    return {language: measure(rows) for language, rows in sorted(groups.items())}
 
 
 def _ms(seconds: float | None) -> float | None:
@@ -401,6 +417,7 @@ async def run_answers(
             row: dict[str, Any] = {
                 "line": case.line,
                 "question": case.question,
+                "language": language_of(case),
                 "thread": case.thread,
                 "thread_id": thread_id,
                 "turn": turns[thread_id],
@@ -454,5 +471,11 @@ async def run_answers(
         "latency_p50_s": m.percentile(latencies, 50),
         "latency_p95_s": m.percentile(latencies, 95),
         "duration_s": clock() - started,
+        "per_language": per_language(details, _answer_figures),
     }
     return SuiteResult("answers", metrics, details)
+
+
+def _answer_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    passed = sum(1 for d in rows if d["passed"])
+    return {"rows": len(rows), "passed": passed, "pass_rate": m.rate(passed, len(rows))}

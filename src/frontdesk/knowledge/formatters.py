@@ -151,3 +151,18 @@ def format_item(category: str, name: str, fields: dict[str, Any]) -> str:
     """The text of one item, as it is embedded and shown to the model."""
     return _format_with_plan(name, fields, _PLANS.get(category, []))
 
+
+
+def item_details(category: str, fields: dict[str, Any]) -> str:
+    """An item as a reader sees it (markdown): its description, then each field on its own
+    labelled line, the fields a guest asks about first. For a person opening the item, where
+    `format_item` is one run-on paragraph written for the embedding model."""
+    keys = [key for key, _ in _PLANS.get(category, [])]
+    keys += [key for key in fields if key not in keys]
+    lines = [
+        f"- **{_label(key)}:** {_text(fields[key])}"
+        for key in keys
+        if key not in _META_FIELDS and key != "description" and fields.get(key) not in (None, "", [])
+    ]
+    description = _text(fields.get("description") or "")
+    return "\n\n".join(part for part in (description, "\n".join(lines)) if part)

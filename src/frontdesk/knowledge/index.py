@@ -46,10 +46,11 @@ class SyncReport:
     added: int
     removed: int
     unchanged: int
+    relabelled: int = 0  # kept chunks whose metadata changed
 
     @property
     def changed(self) -> bool:
-        return bool(self.added or self.removed)
+        return bool(self.added or self.removed or self.relabelled)
 
 
 def view_id(chunk_id: str, view: str) -> str:
@@ -251,8 +252,20 @@ class KnowledgeIndex:
         remove stale."""
         where = {"property_id": property_id}
         wanted = {c.id: c for c in chunks}
-        existing = set(self._collection.get(where=where, include=[])["ids"])
+        stored = self._collection.get(where=where, include=["metadatas"])
+        existing = set(stored["ids"])
         to_add = [c for cid, c in wanted.items() if cid not in existing]
+        # A chunk's id hashes its text only: a front matter change (a document's audience, its
+        # version) leaves the text and the vector as they were but must reach the metadata.
+        relabelled = [
+            wanted[cid]
+            for cid, meta in zip(stored["ids"], stored["metadatas"], strict=True)
+            if cid in wanted and dict(meta or {}) != wanted[cid].metadata
+        ]
+        if relabelled:
+            self._collection.update(
+                ids=[c.id for c in relabelled], metadatas=[c.metadata for c in relabelled]
+            )
         to_remove = sorted(existing - wanted.keys())
         wanted_views = {
             view_id(c.id, view): (view, {"property_id": property_id, "chunk_id": c.id})
@@ -283,7 +296,12 @@ class KnowledgeIndex:
             if progress:
                 progress(done, total)
         self._search.pop(property_id, None)  # rebuilt from the store on the next search
-        return SyncReport(added=len(to_add), removed=len(to_remove), unchanged=len(existing) - len(to_remove))
+        return SyncReport(
+            added=len(to_add),
+            removed=len(to_remove),
+            unchanged=len(existing) - len(to_remove),
+            relabelled=len(relabelled),
+        )
 
     # -- manifest: what was ingested, so `make run` re-ingests only when something changed ---
 

@@ -31,6 +31,7 @@ class IngestReport:
     unchanged: int
     seconds: float
     skipped: list[str] = field(default_factory=list)
+    relabelled: int = 0  # unchanged chunks whose metadata (front matter) changed
 
     @property
     def chunks_per_second(self) -> float:
@@ -91,6 +92,7 @@ def ingest(
         unchanged=sync.unchanged,
         seconds=time.perf_counter() - started,
         skipped=list(source.skipped),
+        relabelled=sync.relabelled,
     )
 
 

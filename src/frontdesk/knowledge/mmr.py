@@ -17,6 +17,16 @@
    close to the Polish documents. The threshold is calibrated on labelled questions
    (`frontdesk calibrate-gate`).
 
+A question in a language the embedder does not know well can come with a `translate`
+function (knowledge/glossary.py: the question in the documents' words): every chunk then
+scores the better of its similarity to the question and to the translation, and the term
+coverage is the better of the two, so a Polish question finds the English section that
+answers it and passes the gate as its English twin does.
+
+Documents may name their `audience` (front matter): with `audiences` set, only chunks of
+those audiences are ever retrieved, and only their words count for coverage, so text written
+for staff ("call transfer_to_human_agents") is indexed but never reaches a customer's answer.
+
 `index_statistics` summarises the index's similarity distribution (saved beside the index at
 ingestion) so a threshold can be read against what similarities look like in this index.
 """
@@ -24,6 +34,7 @@ ingestion) so a threshold can be read against what similarities look like in thi
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,6 +57,8 @@ class MMRSettings:
     min_hits: int = 3
     gate_hits: int = 1
     coverage_weight: float = 0.5
+    # The audiences whose chunks may be retrieved (metadata "audience"); empty: every chunk.
+    audiences: tuple[str, ...] = ()
 
 
 @dataclass
@@ -67,13 +80,23 @@ class Retrieval:
 
 def citation_of(hit: dict[str, Any]) -> dict[str, Any]:
     meta = hit["metadata"]
+    title = str(meta.get("title", ""))
     return {
-        "title": meta.get("title", ""),
-        "section": meta.get("section_path", ""),
+        "title": title,
+        "section": section_under(title, str(meta.get("section_path", ""))),
         "file": Path(str(meta.get("path", ""))).name,
         "version": meta.get("version", ""),
         "score": hit.get("score"),
     }
+
+
+def section_under(title: str, section_path: str) -> str:
+    """The section path without the document's own title: a document's H1 is usually its
+    title, and a citation "Title — Title > Section" says the title twice."""
+    parts = [part.strip() for part in section_path.split(">")]
+    if title and parts and parts[0].casefold() == title.strip().casefold():
+        parts = parts[1:]
+    return " > ".join(parts)
 
 
 def mmr_order(
@@ -99,17 +122,43 @@ def mmr_order(
 
 
 class MMRRetriever:
-    def __init__(self, index: KnowledgeIndex, corpus_id: str, settings: MMRSettings):
+    def __init__(
+        self,
+        index: KnowledgeIndex,
+        corpus_id: str,
+        settings: MMRSettings,
+        translate: Callable[[str], str | None] | None = None,
+    ):
         self.index = index
         self.corpus_id = corpus_id
         self.settings = settings
+        # The question in the documents' words, or None when it has none to offer.
+        self.translate = translate
         self._vocabulary: tuple[Any, frozenset[str]] | None = None
+        self._allowed: tuple[Any, np.ndarray] | None = None
+
+    def serves(self, metadata: dict[str, Any]) -> bool:
+        """Whether a chunk with this metadata may be retrieved (its audience is served)."""
+        audiences = self.settings.audiences
+        return not audiences or str(metadata.get("audience", "")) in audiences
+
+    def _allowed_rows(self, dense: Any) -> np.ndarray:
+        """A mask over the dense index's rows: the chunks this retriever serves."""
+        if self._allowed is None or self._allowed[0] is not dense:
+            mask = np.array([self.serves(doc.metadata) for doc in dense.documents], dtype=bool)
+            self._allowed = (dense, mask)
+        return self._allowed[1]
 
     def vocabulary(self) -> frozenset[str]:
         """Every keyword-index term of the knowledge base (rebuilt when the index reloads)."""
         keyword = self.index.keyword_index(self.corpus_id)
         if self._vocabulary is None or self._vocabulary[0] is not keyword:
-            terms = {t for doc in keyword.documents for t in keyword.query_terms(doc.page_content)}
+            terms = {
+                t
+                for doc in keyword.documents
+                if self.serves(doc.metadata)
+                for t in keyword.query_terms(doc.page_content)
+            }
             self._vocabulary = (keyword, frozenset(terms))
         return self._vocabulary[1]
 
@@ -126,7 +175,20 @@ class MMRRetriever:
         if not query.strip() or not dense.documents:
             return Retrieval([], True, 0.0, gate, reason="empty query or empty index")
         scores = dense.similarities(self.index.embeddings.embed_query(query))
-        fetch = min(settings.fetch_k, len(scores))
+        coverage = self.coverage(query)
+        translated = self.translate(query) if self.translate is not None else None
+        if translated and translated.strip() and translated != query:
+            scores = np.maximum(
+                scores, dense.similarities(self.index.embeddings.embed_query(translated))
+            )
+            coverage = max(coverage, self.coverage(translated))
+        else:
+            translated = None
+        allowed = self._allowed_rows(dense)
+        if not allowed.any():
+            return Retrieval([], True, 0.0, gate, reason="no document for this audience")
+        scores = np.where(allowed, scores, -np.inf)
+        fetch = min(settings.fetch_k, int(allowed.sum()))
         candidates = np.argpartition(-scores, fetch - 1)[:fetch]
         candidates = candidates[np.lexsort((candidates, -scores[candidates]))]
         order = mmr_order(
@@ -160,7 +222,7 @@ class MMRRetriever:
         mean = float(np.mean([h["score"] for h in hits])) if hits else 0.0
         best = sorted((h["score"] for h in hits), reverse=True)[: settings.gate_hits]
         relevance = float(np.mean(best)) if best else 0.0
-        relevance += settings.coverage_weight * self.coverage(query)
+        relevance += settings.coverage_weight * coverage
         reason = None
         if len(hits) < settings.min_hits:
             reason = f"{len(hits)} hits, fewer than {settings.min_hits}"
@@ -174,6 +236,7 @@ class MMRRetriever:
             reason=reason,
             relevance=round(relevance, 4),
             candidates=fetch,
+            extra={"translated_query": translated} if translated else {},
         )
 
     def search(self, query: str, top_k: int | None = None) -> list[dict[str, Any]]:

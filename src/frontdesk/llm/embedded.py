@@ -202,7 +202,8 @@ class EmbeddedChatModel(BaseChatModel):
 
     def _timed_out(self) -> TimeoutError:
         return TimeoutError(
-            f"the embedded model did not answer within {self.timeout_s:g} s of starting"
+            f"the embedded model did not answer within {self.timeout_s:g} s of starting "
+            "(raise FRONTDESK_LLM_TIMEOUT_S if answers need longer on this machine)"
         )
 
     def _to_chunk(self, raw: dict[str, Any], slot: str | None) -> ChatGenerationChunk | None:

@@ -9,6 +9,12 @@ time before it ever ran, and a busy machine would turn every late answer into an
 the turn's calls waits and resumes it when the call starts. `clock.limit()` is an
 `asyncio.timeout` whose deadline moves with the clock: it raises `TimeoutError` once the turn
 has *run* for its budget.
+
+A server also puts a backstop around the whole turn (`limit(extra_s, kept_s=...)`), for a turn
+that ignores the clock. A turn that keeps it (it waited under a `limit()` of its own) answers
+out of time by itself, without the model; under heavy load that answer may take longer than
+the backstop's small `extra_s`, so from the moment the turn shows it keeps the clock, the
+backstop waits `kept_s` past the budget instead: the answer arrives late, never as an error.
 """
 
 from __future__ import annotations
@@ -27,6 +33,11 @@ class _Limit:
     timeout: asyncio.Timeout
     loop: asyncio.AbstractEventLoop
     extra_s: float
+    # A backstop's extra once the turn keeps the clock; None: the turn's own limit.
+    kept_s: float | None = None
+
+    def extra_for(self, kept: bool) -> float:
+        return self.kept_s if kept and self.kept_s is not None else self.extra_s
 
 
 class TurnClock:
@@ -46,6 +57,8 @@ class TurnClock:
         self.waited_s = 0.0
         self._waiting_since: float | None = None
         self._limits: list[_Limit] = []
+        # The turn has waited under a limit of its own: it answers out of time by itself.
+        self.kept = False
 
     @property
     def waiting(self) -> bool:
@@ -87,19 +100,29 @@ class TurnClock:
         self._reschedule()
 
     @asynccontextmanager
-    async def limit(self, extra_s: float = 0.0) -> AsyncIterator[None]:
+    async def limit(
+        self, extra_s: float = 0.0, *, kept_s: float | None = None
+    ) -> AsyncIterator[None]:
         """Raise `TimeoutError` inside the block once the turn has run `budget_s + extra_s`.
 
-        Inside the block this is the current turn clock too: a server may drive each step of
-        a streamed turn from a new task, whose context would not carry it otherwise."""
+        With `kept_s` this is a backstop: once the turn keeps the clock (it entered a limit
+        without `kept_s`), `budget_s + kept_s` instead. Inside the block this is the current
+        turn clock too: a server may drive each step of a streamed turn from a new task, whose
+        context would not carry it otherwise."""
         token = _turn_clock.set(self)
         try:
             async with asyncio.timeout(None) as timeout:
-                entry = _Limit(timeout, asyncio.get_running_loop(), extra_s)
+                entry = _Limit(timeout, asyncio.get_running_loop(), extra_s, kept_s)
                 with self._lock:
                     self._limits.append(entry)
+                    newly_kept = kept_s is None and not self.kept
+                    if kept_s is None:
+                        self.kept = True
                 try:
-                    self._apply(entry)
+                    if newly_kept:
+                        self._reschedule()  # the backstops already waiting move out
+                    else:
+                        self._apply(entry)
                     yield
                 finally:
                     with self._lock:
@@ -130,9 +153,10 @@ class TurnClock:
 
     def _apply(self, entry: _Limit) -> None:
         remaining = self.remaining_s()
+        extra_s = entry.extra_for(self.kept)
         # The timeout's clock is the loop's; the budget's is monotonic time: only the
         # remaining seconds cross over.
-        when = None if remaining is None else entry.loop.time() + remaining + entry.extra_s
+        when = None if remaining is None else entry.loop.time() + remaining + extra_s
         try:
             entry.timeout.reschedule(when)
         except RuntimeError:

@@ -1,9 +1,18 @@
-"""Who owns each conversation, what it is called, and what people thought of its answers.
+"""Who owns each conversation, what it is called, what people thought of its answers, and the
+question a turn in progress is answering.
 
 The checkpointer keeps a conversation's messages; this store keeps what the server needs to
 decide who may see them: a thread belongs to the caller that created it (any other caller gets
 404), callers list their own conversations per assistant, and each answer may get a thumbs up
 or down with a comment (`frontdesk eval feedback` counts them).
+
+The turn journal (table `turns`) holds each turn's question from before the assistant runs
+until the turn ends: an assistant's graph saves its checkpoint only at the end of a turn, so a
+server killed mid-turn would otherwise keep no trace of the question. A journal row left by an
+earlier server run is a question asked but never answered (`unanswered`).
+
+The tables are made with `create_all` (there are no migrations): a new table, like `turns`,
+appears in an existing file on the next start; a changed column would need a migration.
 
 SQLAlchemy on a SQLite file in the data dir (any SQLAlchemy URL works). The calls are short
 and run in a worker thread so the event loop never waits on the disk.
@@ -12,6 +21,7 @@ and run in a worker thread so the event loop never waits on the disk.
 from __future__ import annotations
 
 import asyncio
+import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,10 +29,12 @@ from typing import Literal
 
 from sqlalchemy import (
     DateTime,
+    Index,
     Integer,
     String,
     Text,
     create_engine,
+    delete,
     event,
     func,
     select,
@@ -63,6 +75,22 @@ class FeedbackRow(_Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class TurnRow(_Base):
+    """A turn in progress: its question, written before the assistant runs, deleted when the
+    turn ends (however it ends). Each thread has at most one: a new turn supersedes it."""
+
+    __tablename__ = "turns"
+    __table_args__ = (Index("ix_turns_thread", "assistant", "thread_key"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    assistant: Mapped[str] = mapped_column(String(64))
+    thread_key: Mapped[str] = mapped_column(String(400))
+    message: Mapped[str] = mapped_column(Text)
+    # Which server run wrote it (ThreadStore.run_id): a row from another run was cut off.
+    server_run: Mapped[str] = mapped_column(String(32))
+    asked_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 @dataclass(frozen=True)
 class ThreadInfo:
     assistant: str
@@ -94,6 +122,8 @@ class ThreadStore:
             Path(url).parent.mkdir(parents=True, exist_ok=True)
             url = f"sqlite:///{url}"
         self.engine = create_engine(url)
+        # This run's journal rows; one left by any other run is a turn that never ended.
+        self.run_id = uuid.uuid4().hex
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         _Base.metadata.create_all(self.engine)
@@ -205,6 +235,46 @@ class ThreadStore:
                 )
             return result
 
+    # -- turn journal -------------------------------------------------------------------------
+
+    def begin_turn_sync(self, assistant: str, thread_key: str, message: str) -> int:
+        """Journal a turn's question before the assistant runs (committed when this returns);
+        the thread's earlier row, if any, is superseded. Returns the row's id for `end_turn`."""
+        with Session(self.engine) as session:
+            session.execute(
+                delete(TurnRow).where(
+                    TurnRow.assistant == assistant, TurnRow.thread_key == thread_key
+                )
+            )
+            row = TurnRow(
+                assistant=assistant,
+                thread_key=thread_key,
+                message=message,
+                server_run=self.run_id,
+                asked_at=datetime.now(UTC),
+            )
+            session.add(row)
+            session.commit()
+            return row.id
+
+    def end_turn_sync(self, turn_id: int) -> None:
+        """The turn ended (answered, failed or stopped: its outcome is the assistant's)."""
+        with Session(self.engine) as session:
+            session.execute(delete(TurnRow).where(TurnRow.id == turn_id))
+            session.commit()
+
+    def unanswered_sync(self, assistant: str, thread_key: str) -> str | None:
+        """The thread's question that an earlier server run never finished answering (it
+        stopped mid-turn), or None. A turn in progress in this run is not unanswered."""
+        query = select(TurnRow).where(
+            TurnRow.assistant == assistant,
+            TurnRow.thread_key == thread_key,
+            TurnRow.server_run != self.run_id,
+        )
+        with Session(self.engine) as session:
+            row = session.scalars(query.order_by(TurnRow.id.desc()).limit(1)).first()
+            return row.message if row is not None else None
+
     # -- async wrappers for the server --------------------------------------------------------
 
     async def claim(self, *args: str) -> bool:
@@ -218,6 +288,15 @@ class ThreadStore:
 
     async def add_feedback(self, *args) -> int:
         return await asyncio.to_thread(self.add_feedback_sync, *args)
+
+    async def begin_turn(self, assistant: str, thread_key: str, message: str) -> int:
+        return await asyncio.to_thread(self.begin_turn_sync, assistant, thread_key, message)
+
+    async def end_turn(self, turn_id: int) -> None:
+        await asyncio.to_thread(self.end_turn_sync, turn_id)
+
+    async def unanswered(self, assistant: str, thread_key: str) -> str | None:
+        return await asyncio.to_thread(self.unanswered_sync, assistant, thread_key)
 
 
 def _title(text: str) -> str:

@@ -39,3 +39,39 @@ def asks_whether_exists(text: str) -> bool:
     """Whether `text` asks if there is such a thing ("is there an irish pub?"): the answer
     should name it, not just say yes."""
     return bool(_EXISTENCE.match(" ".join(_words(text))))
+
+
+# Words of a request for advice on how to gamble, not for what is offered.
+_ADVICE_WORDS = frozenset({
+    "win", "winning", "wins", "strategy", "strategies", "odds", "beat", "tip", "tips", "trick",
+    "tricks", "system", "payout", "payouts", "pays", "pay", "loose", "hot", "lucky", "should",
+    "best", "bet", "betting", "chances", "chance", "edge",
+})
+
+
+def asks_whether_offered(text: str) -> bool:
+    """Whether `text` asks if a game or perk is there ("do you have craps tables", "does
+    ascend get free valet") without asking how to play or win."""
+    words = _words(text)
+    if _ADVICE_WORDS.intersection(words):
+        return False
+    return asks_whether_exists(text) or bool(
+        words and words[0] in ("do", "does") and "get" in words[:5]
+    )
+
+
+# A yes/no question about what the guest must or may do: "do i need to cancel a day ahead",
+# "can i bring a backpack into the arena", "is there a fee if i cancel late", "are purses
+# allowed". Requests open otherwise: "can you book", "cancel my room", "can i book a table".
+_OBLIGATION_OR_PERMISSION = re.compile(
+    r"^(?:(?:do|will|would|am) (?:i|we) (?:need|have|get|lose|be)\b"
+    r"|(?:can|may|could) (?:i|we) (?:bring|take|carry|wear|have)\b"
+    r"|(?:is|are) there (?:a |an |any )?(?:fee|charge|penalty|deadline)s?\b"
+    r"|(?:is|are) (?!it )(?:\w+ ){1,3}(?:allowed|permitted|required|refundable|possible)\b)"
+)
+
+
+def asks_about_rules(text: str) -> bool:
+    """Whether `text` asks what the rules let or make the guest do, rather than asking the
+    assistant to do something."""
+    return bool(_OBLIGATION_OR_PERMISSION.match(" ".join(_words(text))))

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from frontdesk.config import Settings
 from frontdesk.llm.scheduling import Priority, caller_scope, queue_stats
 from frontdesk.server.middleware import client_ip_of, request_id_of, send_json
+from frontdesk.server.turns import end_journaled_turn
 
 # Retry-After before any turn has finished (nothing measured yet), and its bounds.
 DEFAULT_RETRY_AFTER_S = 5
@@ -129,6 +130,7 @@ class TurnAdmissionMiddleware:
                 await self.app(scope, receive, send)
         finally:
             self.admission.leave(time.monotonic() - started)
+            await end_journaled_turn(scope)
 
 
 def install_turn_admission(

@@ -26,6 +26,7 @@ from frontdesk.assistants.base import AssistantService
 from frontdesk.assistants.registry import served_plugins
 from frontdesk.config import Settings, get_settings
 from frontdesk.memory.threads import ThreadStore
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.server.admission import install_turn_admission, queue_status
 from frontdesk.server.conversations import router as conversations_router
 from frontdesk.server.deps import (
@@ -46,11 +47,13 @@ from frontdesk.server.middleware import (
 )
 from frontdesk.server.schemas import (
     ChatRequest,
+    error_responses,
     json_request_body,
     read_chat_request,
     turn_responses,
 )
 from frontdesk.server.streaming import chat_sse_stream, sse_message
+from frontdesk.server.tickets import router as tickets_router
 from frontdesk.server.turns import RunningTurns, plan_turn
 from frontdesk.web import INDEX_HTML, STATIC_DIR
 
@@ -78,6 +81,7 @@ def create_app(
         app.state.services = {}
         app.state.load_error = None
         app.state.threads = ThreadStore(settings.threads_path)
+        app.state.tickets = TicketStore(settings.threads_path)
         try:
             app.state.services = dict(await load_services(settings))
             logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
@@ -95,6 +99,7 @@ def create_app(
                 except Exception:
                     logger.exception("closing assistant %s failed", name)
             app.state.threads.close()
+            app.state.tickets.close()
 
     app = FastAPI(
         title="Frontdesk",
@@ -116,6 +121,7 @@ def create_app(
 
     _add_routes(app)
     app.include_router(conversations_router)
+    app.include_router(tickets_router)
     routers = [p.api_router() for p in app.state.plugins.values() if p.api_router is not None]
     for router in routers:
         app.include_router(router)
@@ -211,7 +217,11 @@ def _add_routes(app: FastAPI) -> None:
     async def live() -> dict[str, str]:
         return {"status": "alive"}
 
-    @app.get("/health/ready", summary="Readiness: 200 once the default assistant can answer.")
+    @app.get(
+        "/health/ready",
+        summary="Readiness: 200 once the default assistant can answer.",
+        responses=error_responses(503),
+    )
     async def ready(request: Request) -> dict[str, Any]:
         name = default_assistant(request)
         service = services_of(request).get(name)
@@ -219,7 +229,11 @@ def _add_routes(app: FastAPI) -> None:
             raise ApiError(503, f"The assistant '{name}' is not ready.", assistant=name)
         return {"status": "ready", "assistant": name, "queue": queue_status(request.app)}
 
-    @app.get("/property", summary="What the assistant knows about: name, location, categories.")
+    @app.get(
+        "/property",
+        summary="What the assistant knows about: name, location, categories.",
+        responses=error_responses(404, 422, 503),
+    )
     async def property_info(
         request: Request, assistant: str | None = Query(default=None, min_length=1)
     ) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from frontdesk.server.deps import resolve_service, services_of, settings_of
 from frontdesk.server.errors import ApiError
@@ -24,7 +24,13 @@ from frontdesk.server.identity import (
     presented_key,
     require_assistant,
 )
-from frontdesk.server.schemas import USER_ID_PATTERN, read_json_body
+from frontdesk.server.schemas import (
+    BODY_ERRORS,
+    UserId,
+    error_responses,
+    json_request_body,
+    read_json_body,
+)
 
 router = APIRouter()
 CallerDep = Annotated[Caller, Depends(caller_of)]
@@ -82,7 +88,11 @@ def _web_session(request: Request) -> dict[str, Any]:
     return session or identity.new_session()
 
 
-@router.get("/session", summary="The caller's session; sets the web UI's cookie when missing.")
+@router.get(
+    "/session",
+    summary="The caller's session; sets the web UI's cookie when missing.",
+    responses=error_responses(401),
+)
 async def get_session(request: Request) -> JSONResponse:
     if presented_key(request) is not None:
         caller = caller_of(request)
@@ -94,14 +104,24 @@ async def get_session(request: Request) -> JSONResponse:
     return response
 
 
-class SignIn(BaseModel):
+class SignOut(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     assistant: str = Field(min_length=1, max_length=64)
-    user_id: str | None = Field(default=None, pattern=USER_ID_PATTERN.pattern)
 
 
-@router.post("/session/sign-in", summary="Demo sign-in as one of an assistant's demo users.")
+class SignIn(SignOut):
+    user_id: UserId
+
+
+@router.post(
+    "/session/sign-in",
+    summary="Demo sign-in as one of an assistant's demo users.",
+    openapi_extra=json_request_body(SignIn),
+    responses=error_responses(
+        403, 404, *BODY_ERRORS, _404="Unknown assistant, or not one of its demo users"
+    ),
+)
 async def sign_in(request: Request) -> JSONResponse:
     body = await read_json_body(request, SignIn)
     settings = settings_of(request)
@@ -111,13 +131,18 @@ async def sign_in(request: Request) -> JSONResponse:
     if not settings.demo_sign_in or plugin.demo_users is None:
         raise ApiError(403, "Demo sign-in is turned off for this assistant.")
     if body.user_id not in {u["id"] for u in plugin.demo_users(settings)}:
-        raise ApiError(422, "Choose one of the demo users listed by GET /session.")
+        raise ApiError(404, "No such demo user: choose one of those listed by GET /session.")
     return _update_session(request, body.assistant, body.user_id)
 
 
-@router.post("/session/sign-out", summary="Forget the demo user signed in for an assistant.")
+@router.post(
+    "/session/sign-out",
+    summary="Forget the demo user signed in for an assistant.",
+    openapi_extra=json_request_body(SignOut),
+    responses=error_responses(403, *BODY_ERRORS),
+)
 async def sign_out(request: Request) -> JSONResponse:
-    body = await read_json_body(request, SignIn)
+    body = await read_json_body(request, SignOut)
     return _update_session(request, body.assistant, None)
 
 
@@ -138,7 +163,11 @@ def _update_session(request: Request, assistant: str, user_id: str | None) -> JS
 # -- conversations ----------------------------------------------------------------------------
 
 
-@router.get("/conversations", summary="The caller's conversations with one assistant.")
+@router.get(
+    "/conversations",
+    summary="The caller's conversations with one assistant.",
+    responses=error_responses(401, 403, 404, 422),
+)
 async def list_conversations(
     request: Request,
     caller: CallerDep,
@@ -153,8 +182,11 @@ async def list_conversations(
 
 @router.get(
     "/conversations/{assistant}/{thread_id}",
-    summary="One of the caller's conversations, message by message.",
-    responses={404: {"description": "No such conversation for this caller"}},
+    summary="One of the caller's conversations, message by message. A question the server "
+    "stopped answering (it was restarted mid-turn) comes last, marked \"answered\": false.",
+    responses=error_responses(
+        401, 403, 404, 422, 503, _404="No such conversation for this caller"
+    ),
 )
 async def get_conversation(
     request: Request, caller: CallerDep, assistant: str, thread_id: str
@@ -163,7 +195,27 @@ async def get_conversation(
     service = resolve_service(request, assistant)
     transcript = getattr(service, "transcript", None)
     messages = await transcript(key) if callable(transcript) else []
+    question = await thread_store(request).unanswered(assistant, key)
+    if question is not None and not _answered(messages, question):
+        messages = [*messages, {"role": "user", "content": question, "answered": False}]
     return {"assistant": assistant, "thread_id": _uuid(thread_id), "messages": messages}
+
+
+def _answered(messages: list[dict[str, Any]], question: str) -> bool:
+    """The conversation ends with that question and an answer: the server died after the
+    assistant saved the turn but before the request ended."""
+    return (
+        len(messages) >= 2
+        and messages[-1].get("role") == "assistant"
+        and messages[-2].get("role") == "user"
+        and messages[-2].get("content") == question
+    )
+
+
+def _whole_number(value: Any) -> Any:
+    # JSON (and its schema's "integer") does not tell 3 from 3.0; strict types still refuse
+    # 3.5, "3" and true.
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
 class Feedback(BaseModel):
@@ -171,7 +223,7 @@ class Feedback(BaseModel):
 
     assistant: str = Field(min_length=1, max_length=64)
     thread_id: str = Field(min_length=1, max_length=64)
-    turn: int = Field(ge=0, le=10_000)
+    turn: Annotated[int, BeforeValidator(_whole_number)] = Field(ge=0, le=10_000)
     rating: Literal["up", "down"]
     comment: str | None = Field(default=None, max_length=1000)
 
@@ -180,7 +232,10 @@ class Feedback(BaseModel):
     "/feedback",
     status_code=201,
     summary="Thumbs up or down on an answer, with an optional comment.",
-    responses={404: {"description": "No such conversation for this caller"}},
+    openapi_extra=json_request_body(Feedback),
+    responses=error_responses(
+        401, 403, 404, *BODY_ERRORS, _404="No such conversation for this caller"
+    ),
 )
 async def add_feedback(request: Request, caller: CallerDep) -> dict[str, int]:
     body = await read_json_body(request, Feedback)
@@ -199,7 +254,14 @@ class Cancel(BaseModel):
     thread_id: str = Field(min_length=1, max_length=64)
 
 
-@router.post("/chat/cancel", summary="Stop the turn running on one of the caller's threads.")
+@router.post(
+    "/chat/cancel",
+    summary="Stop the turn running on one of the caller's threads.",
+    openapi_extra=json_request_body(Cancel),
+    responses=error_responses(
+        401, 403, 404, *BODY_ERRORS, _404="No such conversation for this caller"
+    ),
+)
 async def cancel_turn(request: Request, caller: CallerDep) -> dict[str, bool]:
     body = await read_json_body(request, Cancel)
     key = await owned_thread_key(request, caller, body.assistant, body.thread_id)

@@ -11,7 +11,41 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+
+class ErrorBody(BaseModel):
+    """Every error's body: one sentence for a person, and what the status adds (the request
+    id, `retry_after_s`, the assistants available...)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    error: str = Field(description="What went wrong, in one sentence.")
+    request_id: str | None = Field(default=None, description="The request's X-Request-ID.")
+
+
+class ValidationDetail(BaseModel):
+    field: str
+    message: str
+    type: str
+
+
+class ValidationErrorBody(ErrorBody):
+    """A 422: the summary sentence and one entry per invalid field."""
+
+    details: list[ValidationDetail]
+
+
+# What a field's pattern means, in words, for the 422 sentence (`described_pattern`).
+_PATTERN_MEANINGS: dict[str, str] = {}
+
+
+def described_pattern(pattern: str, meaning: str) -> str:
+    """`pattern`, remembered with what it means ("must be a UUID ..."): a value that does not
+    match gets "<field> <meaning>" rather than the regular expression."""
+    _PATTERN_MEANINGS[pattern] = meaning
+    return pattern
 
 
 class ApiError(Exception):
@@ -42,7 +76,8 @@ def _field_name(loc: tuple[Any, ...] | list[Any]) -> str:
     return ".".join(parts) or "body"
 
 
-def _describe(error: dict[str, Any]) -> str:
+def describe_error(error: dict[str, Any]) -> str:
+    """One pydantic error as a sentence naming the field."""
     kind = error.get("type", "")
     loc = tuple(error.get("loc", ()))
     if kind == "json_invalid":
@@ -55,8 +90,21 @@ def _describe(error: dict[str, Any]) -> str:
     # pydantic prefixes messages from our validators with "Value error, ".
     message = message.removeprefix("Value error, ")
     field = _field_name(loc)
+    context = error.get("ctx") or {}
     if kind == "missing":
         return f"{field} is required"
+    if kind == "string_too_short":
+        least = context.get("min_length", 1)
+        return f"{field} must not be empty" if least == 1 else (
+            f"{field} must be at least {least} characters"
+        )
+    if kind == "string_too_long":
+        return f"{field} is too long: the limit is {context.get('max_length')} characters"
+    if kind == "string_unicode":
+        return f"{field} holds an invalid character (a lone UTF-16 surrogate); send valid text"
+    if kind == "string_pattern_mismatch":
+        pattern = str(context.get("pattern", ""))
+        return f"{field} {_PATTERN_MEANINGS.get(pattern, f'must match {pattern}')}"
     return message if message.startswith(field) else f"{field}: {message}"
 
 
@@ -66,7 +114,7 @@ def validation_details(exc: RequestValidationError) -> list[dict[str, str]]:
     for error in exc.errors():
         loc = tuple(error.get("loc", ()))
         field = "body" if error.get("type") == "json_invalid" else _field_name(loc)
-        details.append({"field": field, "message": _describe(error), "type": error.get("type", "")})
+        details.append({"field": field, "message": describe_error(error), "type": error.get("type", "")})
     return details
 
 

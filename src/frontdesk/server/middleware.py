@@ -23,12 +23,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from starlette.datastructures import MutableHeaders
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 access_logger = logging.getLogger("frontdesk.access")
 error_logger = logging.getLogger("frontdesk.server")
 
 REQUEST_ID_HEADER = "X-Request-ID"
+# The access log's status for a request whose client left before any answer (nginx's 499):
+# nothing was sent, and nothing failed on the server's side.
+CLIENT_CLOSED_STATUS = 499
+_CLIENT_LEFT = "client_disconnected"
 RESPONSE_TIME_HEADER = "X-Response-Time-Ms"
 # An incoming id is echoed only when it is short and plain, so it cannot inject into logs.
 _SAFE_REQUEST_ID = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
@@ -95,6 +100,9 @@ class RequestLoggingMiddleware:
             outcome = "failed"
             raise
         finally:
+            if scope["state"].get(_CLIENT_LEFT):
+                outcome = "client_disconnected"
+                status = CLIENT_CLOSED_STATUS if status == 500 else status
             access_logger.info(
                 json.dumps(
                     {
@@ -255,10 +263,14 @@ class RateLimitMiddleware:
 
 
 class ErrorHandlingMiddleware:
-    """Unhandled exceptions become a 500 JSON body; a cancelled request is logged, not blamed.
+    """Unhandled exceptions become a 500 JSON body; a client that went away is logged, not
+    blamed.
 
     Cancellation (`asyncio.CancelledError`) means the client went away or the server is shutting
-    down: it is logged at INFO and re-raised so the cancellation completes.
+    down: it is logged at INFO and re-raised so the cancellation completes. A client that
+    disconnects while it sends its request body (`ClientDisconnect`, raised where the body is
+    read) gets no answer, since nobody is there to read it: one INFO line, no traceback, and the
+    access log says 499.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -287,6 +299,14 @@ class ErrorHandlingMiddleware:
                 request_id_of(scope),
             )
             raise
+        except ClientDisconnect:
+            scope.setdefault("state", {})[_CLIENT_LEFT] = True
+            error_logger.info(
+                "client disconnected before its request was read: %s %s request_id=%s",
+                scope.get("method"),
+                scope.get("path"),
+                request_id_of(scope),
+            )
         except Exception:
             request_id = request_id_of(scope)
             error_logger.exception(

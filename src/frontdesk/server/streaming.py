@@ -9,8 +9,11 @@ closed.
 The time limit is the turn's *running* time: a turn clock (`TurnClock`) is started here and
 paused while the turn's model calls wait in the embedded model's queue, so a busy machine
 makes answers late, not failed. The service sees the same clock: a `GraphAssistant` ends a turn
-out of time with its deterministic answer; this layer's own limit, a little later
-(`out_of_time_grace_s`), only catches a service that ignores the clock.
+out of time with its deterministic answer. This layer's own limit (`turn_backstop`) only
+catches a service that ignores the clock: a little after the budget (`out_of_time_grace_s`)
+for a service that never waited under the clock, and only after `KEPT_CLOCK_GRACE_S` for one
+that does, so its out-of-time answer, however slow a loaded machine makes it, arrives late
+instead of turning into "took too long".
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
 
 import anyio
@@ -30,8 +34,13 @@ logger = logging.getLogger("frontdesk.server")
 
 FAILURE_MESSAGE = "Sorry, something went wrong while answering. Please try again."
 CLOSE_TIMEOUT_S = 5.0
-# How long a service whose turn ran out of time gets to write its answer without the model.
+# How long past its budget a service that ignores the turn clock may run.
 OUT_OF_TIME_GRACE_S = 5.0
+# How long past its budget a service that keeps the clock may take to write its out-of-time
+# answer (no model: a busy machine makes it seconds, only a hung service takes this long).
+KEPT_CLOCK_GRACE_S = 60.0
+# What an operator raises when turns often run out of time on this machine.
+TIME_LIMIT_SETTING = "FRONTDESK_SSE_TIMEOUT_S"
 
 
 def out_of_time_grace_s(timeout_s: float) -> float:
@@ -39,8 +48,18 @@ def out_of_time_grace_s(timeout_s: float) -> float:
     return min(OUT_OF_TIME_GRACE_S, timeout_s / 4)
 
 
+def turn_backstop(clock: TurnClock, timeout_s: float) -> AbstractAsyncContextManager[None]:
+    """The server's limit around a turn's work (see the module's docstring)."""
+    return clock.limit(extra_s=out_of_time_grace_s(timeout_s), kept_s=KEPT_CLOCK_GRACE_S)
+
+
 def timeout_message(timeout_s: float) -> str:
-    return f"The assistant took too long to answer (over {timeout_s:g} s). Please try again."
+    """What a client is told when the backstop ended a turn: what happened, what to do."""
+    return (
+        f"The assistant took too long to answer (over {timeout_s:g} s) and stopped. "
+        "Please ask again, or try a shorter question. If this keeps happening, the server's "
+        f"operator can raise {TIME_LIMIT_SETTING}."
+    )
 
 
 def sse_message(event: str, data: dict[str, Any]) -> dict[str, str]:
@@ -60,7 +79,6 @@ async def chat_sse_stream(
 ) -> AsyncIterator[dict[str, str]]:
     """`encode(event, data)` writes each event as an SSE message (None: not sent); the
     default is the core's `event:` + JSON `data:` form."""
-    grace_s = out_of_time_grace_s(timeout_s)
     # `user_id` goes along only when the request names a customer, so a turn without one
     # calls the service exactly as before.
     kwargs = {"user_id": user_id} if user_id is not None else {}
@@ -83,7 +101,7 @@ async def chat_sse_stream(
             try:
                 # The timeout wraps only the wait for the next event, never the `yield`,
                 # so a slow client cannot be mistaken for a slow assistant.
-                async with clock.limit(extra_s=grace_s):
+                async with turn_backstop(clock, timeout_s):
                     event = await anext(events)
             except StopAsyncIteration:
                 return
@@ -103,10 +121,12 @@ async def chat_sse_stream(
                 return
     except TimeoutError:
         logger.warning(
-            "chat stream timed out after %.1f s (thread %s, request %s)",
+            "chat stream timed out after %.1f s of running time (thread %s, request %s): the "
+            "assistant ignored its turn clock or hung; raise %s if turns need longer here",
             timeout_s,
             thread_id,
             request_id,
+            TIME_LIMIT_SETTING,
         )
         for item in error(timeout_message(timeout_s)):
             yield item

@@ -1,4 +1,10 @@
-"""Turns in progress, so a caller can stop one: `POST /chat/cancel` (the web UI's Stop).
+"""Turns in progress: planned (`plan_turn`), journalled, and stoppable by their caller
+(`POST /chat/cancel`, the web UI's Stop).
+
+Each turn's question is journalled (`ThreadStore.begin_turn`) before the assistant runs and the
+row is removed when the request ends (`end_journaled_turn`, called by the admission middleware
+that wraps every turn route): if the server dies mid-turn, the restarted server shows the
+question as asked but not answered (`GET /conversations/{assistant}/{thread_id}`).
 
 Closing the browser's request is not enough: a proxy may keep the upstream connection open,
 and the model would go on writing an answer nobody reads. Each streamed turn registers under
@@ -11,11 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+import anyio
 from fastapi import Request
+from starlette.types import Scope
 
 from frontdesk.agentkit import permissions
 from frontdesk.assistants.base import AssistantService
@@ -24,7 +33,11 @@ from frontdesk.server.deps import resolve_service
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, require_assistant
 
+logger = logging.getLogger("frontdesk.server")
+
 TurnKey = tuple[str, str]
+# Where a request keeps its turn's journal row id (in the ASGI scope's state).
+JOURNAL_STATE_KEY = "turn_journal_id"
 
 
 class RunningTurns:
@@ -133,12 +146,32 @@ async def plan_turn(
         user = caller.user_for(assistant) if caller.kind == "key" else None
         name_caller(f"{caller.owner}/{user}" if user else caller.owner)
     key = caller.thread_key(assistant, thread_id)
-    if not await request.app.state.threads.claim(assistant, key, thread_id, caller.owner, message):
+    threads = request.app.state.threads
+    if not await threads.claim(assistant, key, thread_id, caller.owner, message):
         raise ApiError(404, "Conversation not found.")
     transcript = getattr(service, "transcript", None)
-    if regenerate and callable(getattr(service, "forget_last_turn", None)):
+    # A question the server stopped answering (it died mid-turn) was never saved with the
+    # conversation: asking it again drops nothing, or the answer before it would go.
+    interrupted = await threads.unanswered(assistant, key)
+    if regenerate and interrupted is None and callable(getattr(service, "forget_last_turn", None)):
         await service.forget_last_turn(key)
     answers = 0
     if callable(transcript):
         answers = sum(1 for m in await transcript(key) if m["role"] == "assistant")
+    turn_id = await threads.begin_turn(assistant, key, message)
+    request.scope.setdefault("state", {})[JOURNAL_STATE_KEY] = turn_id
     return TurnPlan(service, assistant, thread_id, key, answers, caller.user_for(assistant))
+
+
+async def end_journaled_turn(scope: Scope) -> None:
+    """Remove the request's journal row, if its turn wrote one (the turn has ended)."""
+    state = scope.get("state")
+    turn_id = state.pop(JOURNAL_STATE_KEY, None) if isinstance(state, dict) else None
+    if turn_id is None:
+        return
+    # Shielded: a turn ended by the client going away still ends in the journal.
+    with anyio.CancelScope(shield=True):
+        try:
+            await scope["app"].state.threads.end_turn(turn_id)
+        except Exception:  # the answer is out already; a stale row only shows after a restart
+            logger.exception("ending turn %s in the journal failed", turn_id)

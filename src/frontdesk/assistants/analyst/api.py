@@ -26,7 +26,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
 from frontdesk.assistants.base import AssistantService
@@ -34,8 +34,7 @@ from frontdesk.server.deps import service_for, settings_of
 from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
 from frontdesk.server.schemas import (
-    MAX_MESSAGE_CHARS,
-    check_encodable,
+    MessageText,
     json_request_body,
     read_json_body,
     turn_responses,
@@ -45,18 +44,13 @@ from frontdesk.server.turns import plan_turn
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # Limits hold for the values as sent (the schema states them); the message is stripped
+    # after it passed them.
+    model_config = ConfigDict(extra="forbid")
 
 
 class InternalInput(_Strict):
-    message: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
-
-    @field_validator("message")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("message must not be blank")
-        return check_encodable(value)
+    message: MessageText
 
 
 class InternalConversation(_Strict):

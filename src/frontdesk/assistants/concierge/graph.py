@@ -1,10 +1,13 @@
-"""Assembles the concierge's 8-node StateGraph.
+"""Assembles the concierge's 9-node StateGraph.
 
-START -> router -+-> greeting ------------------------------> END
-                 +-> off_topic -----------------------------> END
-                 +-> retrieve -> generate -> validate -+-> respond -> END
-                                    ^                  +-> generate (retry, at most once)
-                                    +------------------+-> fallback -> END
+START -> router -+-> greeting ---------------------------------------> END
+                 +-> off_topic --------------------------------------> END
+                 +-> retrieve -> facts -> generate -> validate -+-> respond -> END
+                                             ^                  +-> generate (retry, once)
+                                             +------------------+-> fallback -> END
+
+facts works out what the structure answers (hours on a day, prices, phones, absent things,
+dated shows); generate phrases the rest with the model.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from frontdesk.agentkit.graph import inline
 from frontdesk.assistants.concierge import nodes
+from frontdesk.assistants.concierge.facts_node import facts_node
 from frontdesk.assistants.concierge.state import ConciergeContext, ConciergeState
 
 
@@ -24,6 +28,7 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     graph = StateGraph(ConciergeState, context_schema=ConciergeContext)
     graph.add_node(nodes.ROUTER, nodes.router)
     graph.add_node(nodes.RETRIEVE, inline(nodes.retrieve))
+    graph.add_node(nodes.FACTS, inline(facts_node))
     graph.add_node(nodes.GENERATE, nodes.generate)
     graph.add_node(nodes.VALIDATE, nodes.validate)
     graph.add_node(nodes.RESPOND, inline(nodes.respond))
@@ -37,7 +42,8 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
         inline(nodes.route_from_router),
         [nodes.GREETING, nodes.OFF_TOPIC, nodes.RETRIEVE],
     )
-    graph.add_edge(nodes.RETRIEVE, nodes.GENERATE)
+    graph.add_edge(nodes.RETRIEVE, nodes.FACTS)
+    graph.add_edge(nodes.FACTS, nodes.GENERATE)
     graph.add_edge(nodes.GENERATE, nodes.VALIDATE)
     graph.add_conditional_edges(
         nodes.VALIDATE,

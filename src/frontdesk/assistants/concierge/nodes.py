@@ -20,6 +20,7 @@ from frontdesk.agentkit.validation import (
     validator_error_outcome,
 )
 from frontdesk.assistants.concierge import prompts
+from frontdesk.assistants.concierge.facts import items_used
 from frontdesk.assistants.concierge.state import (
     ConciergeContext,
     ConciergeState,
@@ -29,7 +30,7 @@ from frontdesk.assistants.concierge.state import (
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.focus import focus_on_named
-from frontdesk.knowledge.schedule import day_hours_conflicts, with_day_hours
+from frontdesk.knowledge.schedule import asked_days, day_hours_conflicts, with_day_hours
 from frontdesk.routing.followup import is_follow_up
 from frontdesk.routing.question_form import asks_whether_exists
 
@@ -37,6 +38,7 @@ logger = logging.getLogger(__name__)
 
 ROUTER = "router"
 RETRIEVE = "retrieve"
+FACTS = "facts"
 GENERATE = "generate"
 VALIDATE = "validate"
 RESPOND = "respond"
@@ -65,9 +67,37 @@ def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
         "location": prop.get("location", ""),
         "phone": prop.get("phone", ""),
         "website": prop.get("website", ""),
-        "helplines": prompts.HELPLINES,
+        "helplines": helplines(prop),
         "categories": ", ".join(ctx.categories),
     }
+
+
+def supplied_facts(ctx: ConciergeContext) -> list[str]:
+    """Facts the system itself gives the model (property contacts, helplines): support for an
+    answer's specifics as much as what was retrieved."""
+    values = _property_values(ctx)
+    return [
+        values["helplines"],
+        f"{values['property_name']} {values['location']} {values['phone']} {values['website']}",
+    ]
+
+
+def helplines(prop: dict[str, Any]) -> str:
+    """The property's problem-gambling helplines (its own state's, in its data), one line."""
+    lines = prop.get("helplines") or []
+    text = "; ".join(lines) if isinstance(lines, list) else str(lines)
+    # A property whose data lists none still points somewhere: its own line.
+    return text or f"{prop.get('name', 'the resort')} at {prop.get('phone', '')}".strip()
+
+
+def _replacing_draft(messages: list[BaseMessage], text: str) -> AIMessage:
+    """The turn's answer; when the last message is a rejected draft of it (a retry, the
+    fallback), the new one takes its id, so the draft is replaced and never read again as
+    something the assistant said."""
+    last = messages[-1] if messages else None
+    if isinstance(last, AIMessage) and last.id:
+        return AIMessage(content=text, id=last.id)
+    return AIMessage(content=text)
 
 
 def _reply(text: str) -> dict[str, Any]:
@@ -117,7 +147,10 @@ def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[
         context = focus_on_named(query, search_hours(retriever, query), keep_others=0)
     else:
         context = focus_on_named(query, search_knowledge_base(retriever, query))
-    return {"retrieved_context": with_day_hours(context, query, state.get("current_time", ""))}
+    # "What about Wednesday?" after a question about Tuesday: the new day, not both.
+    latest = questions[-1] if questions else ""
+    days_from = latest if asked_days(latest) else query
+    return {"retrieved_context": with_day_hours(context, days_from, state.get("current_time", ""))}
 
 
 def conversation_for_answer(messages: list[BaseMessage], limit: int) -> list[BaseMessage]:
@@ -140,9 +173,14 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     ctx = runtime.context
     values = _property_values(ctx)
     context = state.get("retrieved_context") or []
+    messages = state.get("messages", [])
+    if state.get("fact_answer"):
+        # Worked out in code: the model would only add its mistakes ("yes" before the fact
+        # that contradicts it). The grounding check still reads it.
+        return {"messages": [_replacing_draft(messages, state["fact_answer"])], "skip_validation": False}
     if not context:
         return {
-            "messages": [AIMessage(content=render(prompts.NO_CONTEXT, **values))],
+            "messages": [_replacing_draft(messages, render(prompts.NO_CONTEXT, **values))],
             "skip_validation": True,
         }
     system = render(prompts.CONCIERGE_SYSTEM_PROMPT, **values)
@@ -160,11 +198,11 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     except Exception:
         logger.exception("generation failed")
         return {
-            "messages": [AIMessage(content=render(prompts.MODEL_ERROR, **values))],
+            "messages": [_replacing_draft(messages, render(prompts.MODEL_ERROR, **values))],
             "skip_validation": True,
         }
     text = conform_numbers(message_text(reply).strip(), [doc["content"] for doc in context])
-    return {"messages": [AIMessage(content=text)], "skip_validation": False}
+    return {"messages": [_replacing_draft(messages, text)], "skip_validation": False}
 
 
 async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
@@ -183,17 +221,19 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         answer,
         texts,
         venue_names=ctx.venue_names,
-        trusted_facts=[
-            state.get("current_time", ""),
-            prompts.HELPLINES,
-            f"{values['property_name']} {values['location']} {values['phone']} {values['website']}",
-        ],
+        trusted_facts=supplied_facts(ctx),
+        # The clock supports "today is Tuesday", never an opening time ("the spa opens at
+        # 6:41 AM" was the current time, copied).
+        clock=state.get("current_time", ""),
     )
     if not grounding.grounded:
         logger.info(
             "grounding check failed: %s %s", grounding.unsupported, grounding.misattributed
         )
         return validation_outcome(False, retry_count, grounding.feedback())
+    if state.get("fact_answer") and answer == state["fact_answer"]:
+        # Worked out from the items themselves: nothing for a reviewer model to add.
+        return validation_outcome(True, retry_count)
     questions = human_texts(messages)
     question = questions[-1] if questions else ""
     if retry_count == 0 and (missed := _missed_venue(question, answer, context, ctx.venue_names)):
@@ -250,19 +290,26 @@ def _missed_venue(
 
 
 def respond(state: ConciergeState) -> dict[str, Any]:
-    categories: list[str] = []
-    for doc in state.get("retrieved_context") or []:
-        category = doc["metadata"].get("category")
-        if category and category not in categories:
-            categories.append(category)
-    return {"sources_used": categories, "retry_feedback": None}
+    messages = state.get("messages", [])
+    answer = message_text(messages[-1]) if messages else ""
+    fact_items = list(state.get("fact_items") or [])
+    if state.get("fact_answer") and answer == state["fact_answer"] and not fact_items:
+        # Worked out from no item ("there is no bowling alley"): the first retrieved item, a
+        # spa, was no source of it.
+        used: list[str] = []
+    else:
+        used = items_used(answer, state.get("retrieved_context") or [], fact_items)
+    return {"sources_used": used, "retry_feedback": None}
 
 
 def fallback(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
     logger.info("validation failed after retry: %s", state.get("retry_feedback"))
-    update = _reply(render(prompts.FALLBACK, **_property_values(runtime.context)))
-    update["retry_feedback"] = None
-    return update
+    text = render(prompts.FALLBACK, **_property_values(runtime.context))
+    return {
+        "messages": [_replacing_draft(state.get("messages", []), text)],
+        "sources_used": [],
+        "retry_feedback": None,
+    }
 
 
 def greeting(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:

@@ -8,12 +8,6 @@ from __future__ import annotations
 
 from string import Template
 
-HELPLINES = (
-    "National Problem Gambling Helpline 1-800-522-4700 (24/7); "
-    "CT Council on Problem Gambling 1-888-789-7777; "
-    "CT DMHAS Problem Gambling Services 1-860-418-7000"
-)
-
 CONCIERGE_SYSTEM_PROMPT = Template("""\
 You are the virtual concierge of $property_name in $location. You are an AI assistant.
 Rules:

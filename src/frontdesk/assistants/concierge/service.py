@@ -7,6 +7,7 @@ retrieval and routing evaluations do not load a chat model they do not use.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +18,7 @@ from zoneinfo import ZoneInfo
 
 from langchain_core.messages import HumanMessage
 
+from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import last_ai_text
 from frontdesk.assistants.base import Answer
@@ -24,13 +26,18 @@ from frontdesk.assistants.concierge import nodes
 from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.formatters import item_details
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
-from frontdesk.knowledge.loader import KnowledgeSource, load_knowledge_file
+from frontdesk.knowledge.loader import KnowledgeItem, KnowledgeSource, load_knowledge_file
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
-from frontdesk.routing.question_form import asks_for_information
+from frontdesk.routing.question_form import (
+    asks_about_rules,
+    asks_for_information,
+    asks_whether_offered,
+)
 from frontdesk.routing.router import (
     IntentRouter,
     Reroute,
@@ -119,30 +126,48 @@ def build_router(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
         # "How late can I cancel?" asks about the policy; "cancel my room" is the request.
-        reroutes=[Reroute("action_request", "property_qa", asks_for_information)],
+        # "Do I need to cancel a day ahead?" and "can I bring a bag?" ask about the rules; "do
+        # you have craps tables?" asks what is offered, not how to win.
+        reroutes=[
+            Reroute("action_request", "property_qa", asks_for_information),
+            Reroute("action_request", "property_qa", asks_about_rules),
+            Reroute("gambling_advice", "property_qa", asks_whether_offered),
+        ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
         min_confidence=settings.router_min_confidence,
     )
 
 
-def _now(timezone: str | None) -> str:
+def _now(timezone: str | None, clock: datetime | None = None) -> datetime:
+    """The turn's moment in the property's time zone: `clock` when one is set (tests, demos),
+    else the real time."""
     try:
         zone = ZoneInfo(timezone) if timezone else None
     except Exception:  # noqa: BLE001 - an unknown zone name in the data must not break a turn
         zone = None
-    now = datetime.now(zone).astimezone(zone)
-    return now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip()
+    now = clock if clock is not None else datetime.now(zone)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=zone) if zone else now.astimezone()
+    return now.astimezone(zone)
 
 
 def turn_input(
-    message: str, user_id: str | None = None, *, timezone: str | None
+    message: str,
+    user_id: str | None = None,
+    *,
+    timezone: str | None,
+    clock: datetime | None = None,
 ) -> dict[str, Any]:
     """A new turn: the message, the time, and every per-turn field reset (guests are
     anonymous: `user_id` is not used)."""
+    now = _now(timezone, clock)
     return {
         "messages": [HumanMessage(content=message)],
-        "current_time": _now(timezone),
+        "current_time": now.strftime("%A, %B %-d, %Y, %-I:%M %p %Z").strip(),
+        "today": now.date().isoformat(),
+        "fact_answer": None,
+        "fact_items": [],
         "query_type": None,
         "router_confidence": 0.0,
         "route_method": None,
@@ -156,26 +181,21 @@ def turn_input(
     }
 
 
-def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    categories = state.get("sources_used") or []
-    items: list[str] = []
-    # The items the answer drew on, with their text, so the web UI can open each one.
-    documents: list[dict[str, Any]] = []
-    if categories:
-        for doc in state.get("retrieved_context") or []:
-            meta = doc.get("metadata") or {}
-            name = meta.get("item_name")
-            if name and name not in items:
-                items.append(name)
-                documents.append(
-                    {
-                        "id": f"{meta.get('category', '')}/{name}",
-                        "title": name,
-                        "text": doc.get("content", ""),
-                        "category": meta.get("category"),
-                    }
-                )
-    return {"sources": categories, "items": items, "documents": documents}
+def sources_of(state: dict[str, Any], *, items: Mapping[str, KnowledgeItem]) -> dict[str, Any]:
+    """The items the answer used (`sources_used`), each with its details (`items`: the
+    property's items by name), so the web UI can open it; nothing for a reply that used none
+    (greeting, refusal, fallback)."""
+    used = list(state.get("sources_used") or [])
+    documents = [
+        {
+            "id": f"{item.category}/{item.name}",
+            "title": item.name,
+            "text": item_details(item.category, item.fields),
+            "category": item.category,
+        }
+        for item in (items[name] for name in used if name in items)
+    ]
+    return {"sources": used, "items": used, "documents": documents}
 
 
 def _clip(text: str, limit: int) -> str:
@@ -251,6 +271,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         ),
         max_messages=settings.max_messages,
         validate_with_llm=settings.validator_llm,
+        items=list(source.items),
     )
     info = {
         "assistant": NAME,
@@ -266,9 +287,15 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         context,
         info=info,
         token_nodes={nodes.GENERATE},
-        turn_input=partial(turn_input, timezone=source.property.get("timezone")),
+        turn_input=partial(
+            turn_input, timezone=source.property.get("timezone"), clock=settings.clock
+        ),
         answer_of=answer_of,
-        sources_of=sources_of,
+        sources_of=partial(sources_of, items={item.name: item for item in source.items}),
         resources=resources,
         out_of_time=partial(out_of_time_answer, property=source.property),
+        release_check=grounded_release(
+            venue_names=context.venue_names,
+            trusted_facts_of=lambda state: nodes.supplied_facts(context),
+        ),
     )

@@ -10,6 +10,7 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
+from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.retriever import HybridRetriever
 from frontdesk.routing.router import IntentRouter
 
@@ -40,6 +41,12 @@ class ConciergeState(TypedDict, total=False):
     # Set when the answer is a static message (no context, model error): nothing to validate.
     skip_validation: bool
     current_time: str
+    # The turn's date (ISO), from the same clock as `current_time`: what "this weekend" means.
+    today: str
+    # The answer worked out from the items in code (facts node), and the items it used.
+    fact_answer: str | None
+    fact_items: list[str]
+    # The names of the items the answer used.
     sources_used: list[str]
 
 
@@ -66,3 +73,5 @@ class ConciergeContext:
     max_messages: int = 40
     history_messages: int = 6
     validate_with_llm: bool = True
+    # The structured items, for the facts node (empty: every answer is the model's).
+    items: list[KnowledgeItem] = field(default_factory=list)

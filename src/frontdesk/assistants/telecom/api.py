@@ -16,32 +16,36 @@ import re
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from frontdesk.assistants.base import Answer, AssistantService
 from frontdesk.errors import FrontdeskError
 from frontdesk.llm.turn_clock import turn_clock_scope
 from frontdesk.server.deps import service_for, settings_of
-from frontdesk.server.errors import ApiError
+from frontdesk.server.errors import ApiError, described_pattern
 from frontdesk.server.identity import identity_of
 from frontdesk.server.middleware import request_id_of
 from frontdesk.server.schemas import (
     MAX_MESSAGE_CHARS,
-    USER_ID_PATTERN,
-    check_message,
-    check_user_id,
+    MessageText,
+    UserId,
     json_request_body,
     read_json_body,
     turn_responses,
 )
-from frontdesk.server.streaming import FAILURE_MESSAGE, out_of_time_grace_s, timeout_message
+from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message, turn_backstop
 from frontdesk.server.turns import plan_turn
 
 logger = logging.getLogger("frontdesk.server")
 
 # A session id names the conversation (its thread); short and plain, so it is safe in logs and
 # as a checkpoint key.
-SESSION_ID_PATTERN = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+SESSION_ID_PATTERN = re.compile(
+    described_pattern(
+        r"^[A-Za-z0-9_.:-]{1,128}$",
+        "must be 1-128 characters of letters, digits, '_', '.', ':' or '-'",
+    )
+)
 
 
 class TelecomChatRequest(BaseModel):
@@ -50,43 +54,21 @@ class TelecomChatRequest(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore")
 
     session_id: str = Field(
+        pattern=SESSION_ID_PATTERN.pattern,
         description="Conversation id, 1-128 characters of letters, digits and _ . : -; "
         "the same id continues the conversation.",
-        json_schema_extra={"pattern": SESSION_ID_PATTERN.pattern, "examples": ["session_abc123"]},
+        examples=["session_abc123"],
     )
-    user_id: str | None = Field(
+    user_id: UserId | None = Field(
         default=None,
         description="For API-key callers: the customer they act for (e.g. 'u123'), 2-64 "
         "characters of letters, digits and _ . @ -; billing reads that customer's account. "
         "Ignored for other callers (the web UI signs in instead).",
-        json_schema_extra={"pattern": USER_ID_PATTERN.pattern, "examples": ["u123"]},
     )
-    message: str = Field(
-        description=f"What the customer asks, 1-{MAX_MESSAGE_CHARS} characters.",
-        json_schema_extra={"examples": ["My router PON LED is blinking red. What's wrong?"]},
+    message: MessageText = Field(
+        description=f"What the customer asks, 1-{MAX_MESSAGE_CHARS} characters, not all blank.",
+        examples=["My router PON LED is blinking red. What's wrong?"],
     )
-
-    @field_validator("session_id")
-    @classmethod
-    def _session_id(cls, value: str) -> str:
-        text = value.strip()
-        if not text:
-            raise ValueError("session_id must not be empty")
-        if not SESSION_ID_PATTERN.match(text):
-            raise ValueError(
-                "session_id must be 1-128 characters of letters, digits, '_', '.', ':' or '-'"
-            )
-        return text
-
-    @field_validator("user_id")
-    @classmethod
-    def _user_id(cls, value: str | None) -> str | None:
-        return check_user_id(value)
-
-    @field_validator("message")
-    @classmethod
-    def _message_length(cls, value: str) -> str:
-        return check_message(value)
 
 
 class Citation(BaseModel):
@@ -117,7 +99,7 @@ class TelecomChatResponse(BaseModel):
     """`POST /telecom/chat` answer: the reply and what produced it."""
 
     reply: str
-    route: str | None = Field(description="technical, billing or fallback.")
+    route: str | None = Field(description="technical, billing, fallback or handoff.")
     last_agent: str | None = Field(description="The agent that answered.")
     sources: list[Citation] = Field(
         description="Citations behind a technical answer (empty otherwise)."
@@ -174,7 +156,7 @@ async def telecom_turn(
     ids = {"request_id": request_id} if request_id else {}
     try:
         with turn_clock_scope(timeout_s) as clock:
-            async with clock.limit(extra_s=out_of_time_grace_s(timeout_s)):
+            async with turn_backstop(clock, timeout_s):
                 answer = await service.ask(message, session_id, user_id=user_id)
     except TimeoutError:
         logger.warning(

@@ -135,6 +135,12 @@ def request_key(config: RunnableConfig | None, opened_at: int, opening: str) -> 
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
+def turn_key(config: RunnableConfig | None, messages: list[BaseMessage]) -> str:
+    """The key of a request the turn's own message opens (its position and text)."""
+    questions = human_texts(messages)
+    return request_key(config, len(questions), questions[-1] if questions else "")
+
+
 def customer_refusal(
     messages: list[BaseMessage], user_id: str | None, chooser: Chooser
 ) -> dict[str, str] | None:
@@ -259,7 +265,7 @@ async def billing(
         waiting = _pending(decision, opened_at, opening)
         return _reply(ask_for(decision.missing, language), this_reply,
                       pending_request=waiting, **done)
-    key = request_key(config, opened_at, opening)
+    key = request_key(config, opened_at, opening)  # turn_key's when this message opened it
     outcome = run_tool(ctx.billing, decision.tool, decision.args, request_key=key)
     used = [outcome.to_dict()]
     if not outcome.ok:

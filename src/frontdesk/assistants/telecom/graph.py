@@ -3,6 +3,10 @@
 START -> router -+-> technical_retrieve -> technical_answer -> END
                  +-> billing ---------------------------------> END
                  +-> fallback --------------------------------> END
+                 +-> handoff ---------------------------------> END
+
+handoff: the customer asked for a person (a ticket is opened), or the thread's ticket is still
+open (the message is added to it and acknowledged; the bot stays silent until it is closed).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from langgraph.graph.state import CompiledStateGraph
 
 from frontdesk.agentkit.graph import inline
 from frontdesk.assistants.telecom import billing_agent, nodes
+from frontdesk.assistants.telecom.handoff import handoff
 from frontdesk.assistants.telecom.state import TelecomContext, TelecomState
 
 
@@ -23,14 +28,15 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     graph.add_node(nodes.TECHNICAL_ANSWER, nodes.technical_answer)
     graph.add_node(nodes.BILLING, billing_agent.billing)
     graph.add_node(nodes.FALLBACK, inline(nodes.fallback))
+    graph.add_node(nodes.HANDOFF, handoff)
 
     graph.add_edge(START, nodes.ROUTER)
     graph.add_conditional_edges(
         nodes.ROUTER,
         inline(nodes.route_from_router),
-        [nodes.TECHNICAL_RETRIEVE, nodes.BILLING, nodes.FALLBACK],
+        [nodes.TECHNICAL_RETRIEVE, nodes.BILLING, nodes.FALLBACK, nodes.HANDOFF],
     )
     graph.add_edge(nodes.TECHNICAL_RETRIEVE, nodes.TECHNICAL_ANSWER)
-    for terminal in (nodes.TECHNICAL_ANSWER, nodes.BILLING, nodes.FALLBACK):
+    for terminal in (nodes.TECHNICAL_ANSWER, nodes.BILLING, nodes.FALLBACK, nodes.HANDOFF):
         graph.add_edge(terminal, END)
     return graph.compile(checkpointer=checkpointer, name="telecom")

@@ -13,9 +13,11 @@ from collections.abc import Mapping
 from string import Template
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.messages import AIMessage
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.handoff import conversation_of
 from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts
@@ -23,13 +25,16 @@ from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
     bounded_context,
+    earlier_questions,
     grounded_answer,
+    latest_question,
     source_block,
+    technical_query,
     with_sources,
 )
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
-from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.handoff import asks_for_person
 from frontdesk.routing.keywords import KeywordCounts
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
 
@@ -40,7 +45,13 @@ TECHNICAL_RETRIEVE = "technical_retrieve"
 TECHNICAL_ANSWER = "technical_answer"
 BILLING = "billing"
 FALLBACK = "fallback"
-ROUTES = {"technical": TECHNICAL_RETRIEVE, "billing": BILLING, "fallback": FALLBACK}
+HANDOFF = "handoff"  # a person instead of the bot: telecom/handoff.py
+ROUTES = {
+    "technical": TECHNICAL_RETRIEVE,
+    "billing": BILLING,
+    "fallback": FALLBACK,
+    "handoff": HANDOFF,
+}
 VERDICT_TOKENS = 96
 CONTINUATION = "continuation"  # the route method of an answer to the billing agent's question
 # A reply this short, while the billing agent waits for an answer, is that answer ("ok",
@@ -65,12 +76,20 @@ def _reply(text: str, **updates: Any) -> dict[str, Any]:
 # -- router -----------------------------------------------------------------------------------
 
 
-async def router(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[str, Any]:
+async def router(
+    state: TelecomState, runtime: Runtime[TelecomContext], config: RunnableConfig
+) -> dict[str, Any]:
     ctx = runtime.context
     messages = state.get("messages", [])
+    text = (human_texts(messages) or [""])[-1]
+    # Before anything else: a customer asking for a person, or waiting for one (the bot is
+    # silent on a thread whose ticket is open), goes to the handoff agent, long thread or not.
+    if ctx.tickets is not None and (
+        asks_for_person(text) or await ctx.tickets.active(*conversation_of(config))
+    ):
+        return {"route": HANDOFF, "route_method": "handoff", "router_confidence": 1.0}
     if len(messages) > ctx.max_messages:
         return {"route": FALLBACK, "route_method": "turn_limit", "router_confidence": 1.0}
-    text = (human_texts(messages) or [""])[-1]
     audit = guard_for(ctx.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
@@ -155,15 +174,6 @@ async def llm_route(llm, text: str) -> tuple[str, float]:
 # -- technical agent --------------------------------------------------------------------------
 
 
-def technical_query(messages: list[BaseMessage]) -> str:
-    """The question to search for: the last one, with the one before when it is a follow-up."""
-    questions = human_texts(messages)
-    query = questions[-1] if questions else ""
-    if len(questions) > 1 and is_follow_up(query):
-        query = f"{questions[-2]} {query}"
-    return query
-
-
 def technical_retrieve(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[str, Any]:
     found = runtime.context.retriever.retrieve(technical_query(state.get("messages", [])))
     return {
@@ -191,20 +201,27 @@ async def technical_answer(
     hits = state.get("retrieved_context") or []
     done = {"last_agent": "technical", "used_tools": []}
     if not hits:
-        topic = technical_query(messages)[:80]
+        topic = latest_question(messages)[:80]
         missing = render(prompts.NO_CONTEXT_MISSING[language], topic=topic) if topic else ""
         text = render(Template(prompts.NO_CONTEXT[language]), missing=missing)
         flags = {**(state.get("context_flags") or {}), "no_context": True}
         return _reply(text, last_docs=[], context_flags=flags, **done)
     kept = bounded_context(hits, ctx.max_context_chars)
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
+    earlier = earlier_questions(messages)
+    conversation = (
+        render(prompts.EARLIER_MESSAGES, messages="\n".join(f"- {text}" for text in earlier))
+        if earlier
+        else ""
+    )
     turn = render(
         prompts.TECHNICAL_TURN,
         context="\n\n".join(source_block(hit) for hit in kept),
-        question=technical_query(messages),
+        conversation=conversation,
+        question=latest_question(messages),
     )
-    # No earlier turns: a small model copies them (a billing reply, a previous answer) into
-    # this one. A follow-up's context comes from its question joined to the previous one.
+    # The customer's earlier words, not the earlier replies: a small model copies those (a
+    # billing reply, a previous answer) into this one.
     try:
         text = await grounded_answer(
             ctx.llm, system, turn, [hit["content"] for hit in kept], language

@@ -26,9 +26,14 @@ Rules:
 
 TECHNICAL_TURN = """CONTEXT (from the knowledge base):
 $context
-
+$conversation
 QUESTION:
 $question"""
+# The customer's earlier messages, so a clarification keeps the problem it clarifies.
+EARLIER_MESSAGES = """
+EARLIER IN THIS CONVERSATION (the customer's words, oldest first):
+$messages
+"""
 
 RETRY_FEEDBACK = """Your previous answer had errors. $feedback
 Write the answer again using only values from the CONTEXT."""
@@ -166,4 +171,24 @@ OTHER_CUSTOMER = {
 TOOL_FAILED = {
     "en": "I could not complete that: $error",
     "pl": "Nie udało się tego wykonać: $error",
+}
+
+# The handoff agent's fixed replies (no model): the ticket opened, then each message held on it
+# until a person closes it. The seed's policy says "YOU ARE BEING TRANSFERRED TO A HUMAN AGENT.
+# PLEASE HOLD ON."; here the person answers in this same conversation.
+HANDOFF_OPENED = {
+    "en": (
+        "You are being transferred to a person. I opened ticket #$ticket with our conversation "
+        "so far; a member of our support team will answer here, in this conversation. Until "
+        "then I will add anything you write to the ticket."
+    ),
+    "pl": (
+        "Przekazuję Cię do konsultanta. Założyłem zgłoszenie nr $ticket z dotychczasową "
+        "rozmową; pracownik obsługi odpowie tutaj, w tej rozmowie. Do tego czasu dołączę do "
+        "zgłoszenia wszystko, co napiszesz."
+    ),
+}
+HANDOFF_HELD = {
+    "en": "Thank you, I added your message to ticket #$ticket. A person will answer here.",
+    "pl": "Dziękuję, dołączyłem Twoją wiadomość do zgłoszenia nr $ticket. Odpowie Ci konsultant.",
 }

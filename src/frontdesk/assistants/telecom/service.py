@@ -15,6 +15,7 @@ from typing import Any
 from langchain_core.messages import HumanMessage
 
 from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import human_texts, last_ai_text
 from frontdesk.assistants.base import Answer
@@ -24,6 +25,7 @@ from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
@@ -36,6 +38,7 @@ from frontdesk.knowledge.mmr import (
     write_statistics,
 )
 from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
 from frontdesk.runtime import Models
@@ -47,6 +50,17 @@ DATA_DIR = Path(__file__).parent / "data"
 DOCS_DIR = DATA_DIR / "docs"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
 TOOL_EXAMPLES = DATA_DIR / "tool_examples.jsonl"
+# Polish question words -> the English manuals' words: MiniLM is an English model, and most
+# manuals are English only (knowledge/glossary.py).
+GLOSSARY = DATA_DIR / "glossary_pl_en.tsv"
+# Every reader of telecom's answers is a customer: documents for agents (front matter
+# `audience: agent`) are indexed but never retrieved.
+CUSTOMER_AUDIENCE = "customer"
+# The nodes whose model tokens stream to the customer. The technical answer's first draft may be
+# rejected by its grounding check and rewritten (technical.grounded_answer): its sentences are
+# released only as far as the manuals support them (agentkit/release.py), so a customer never
+# reads a wrong value; a rewrite's text waits and replaces what was shown.
+TOKEN_NODES = frozenset({nodes.TECHNICAL_ANSWER, nodes.BILLING})
 EVAL_DIR = DATA_DIR / "eval"
 GREETING_PATTERNS = [
     (
@@ -87,8 +101,24 @@ def open_knowledge(
         write_statistics(index.directory, index_statistics(index.vectors(NAME)))
         logger.info("ingested %s: %s", corpus.source, report)
     threshold = TelecomSettings.of(settings).gate_threshold
-    retriever = MMRRetriever(index, NAME, MMRSettings(threshold=threshold))
+    retriever = MMRRetriever(
+        index,
+        NAME,
+        MMRSettings(threshold=threshold, audiences=(CUSTOMER_AUDIENCE,)),
+        translate=polish_to_manuals(),
+    )
     return Knowledge(corpus, index, retriever), report
+
+
+def polish_to_manuals():
+    """`question -> the question in the manuals' English words`, for Polish questions only
+    (None otherwise: an English question is searched as written)."""
+    glossary = Glossary.load(GLOSSARY)
+
+    def translate(question: str) -> str | None:
+        return glossary.translate(question) if detect_language(question) == "pl" else None
+
+    return translate
 
 
 def build_router(
@@ -150,6 +180,7 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
         "retrieval": None,
         "used_tools": [],
         "route_hint": None,
+        "ticket_id": None,
     }
     if user_id:
         update["user_id"] = user_id
@@ -170,11 +201,13 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         for d, hit in zip(docs, hits, strict=False)
     ]
     return {
-        "sources": [f"{d['title']} — {d['section']}" for d in docs],
+        "sources": [" — ".join(str(p) for p in (d["title"], d["section"]) if p) for d in docs],
         "citations": docs,
         "documents": documents,
         "used_tools": state.get("used_tools") or [],
         "route": state.get("route"),
+        # Handed to a person: the web UI then looks for their replies (agentkit.handoff).
+        "ticket_id": state.get("ticket_id"),
     }
 
 
@@ -234,6 +267,8 @@ def state_excerpt(state: dict[str, Any]) -> dict[str, Any]:
         excerpt["billing_case_id"] = state["billing_case_id"]
     if state.get("route_hint"):
         excerpt["route_hint"] = state["route_hint"]
+    if state.get("ticket_id"):
+        excerpt["ticket_id"] = state["ticket_id"]
     return excerpt
 
 
@@ -263,6 +298,8 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
     try:
         billing = open_billing(settings)
         resources.callback(billing.dispose)
+        tickets = TicketStore(settings.threads_path)
+        resources.callback(tickets.close)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(settings.checkpointer, settings.checkpoint_path)
         )
@@ -275,6 +312,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         retriever=knowledge.retriever,
         billing=billing,
         tool_chooser=build_tool_chooser(settings, models),
+        tickets=tickets,
     )
     info = {
         "assistant": NAME,
@@ -290,12 +328,15 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         build_graph(checkpointer),
         context,
         info=info,
-        token_nodes={nodes.TECHNICAL_ANSWER, nodes.BILLING},
+        token_nodes=TOKEN_NODES,
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
         out_of_time=out_of_time_answer,
+        # A technical answer's specifics are released once its manual sections support them.
+        release_check=grounded_release(),
+        tickets=tickets,
     )
 
 

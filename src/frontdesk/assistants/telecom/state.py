@@ -12,6 +12,7 @@ from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
 from frontdesk.knowledge.mmr import MMRRetriever
+from frontdesk.memory.tickets import TicketStore
 from frontdesk.routing.router import IntentRouter
 
 Category = Literal["technical", "billing", "unknown"]
@@ -40,6 +41,7 @@ class TelecomState(TypedDict, total=False):
     retrieval: dict[str, Any] | None  # no_context, mean_score, threshold, reason
     used_tools: list[dict[str, Any]]
     route_hint: str | None
+    ticket_id: int | None  # the ticket this turn opened or added the message to
 
 
 class RouterOutput(BaseModel):
@@ -63,3 +65,6 @@ class TelecomContext:
     # The seed's bound on what the technical agent reads: about four 600-token chunks, which
     # hold a relevant section for 91% of the retrieval set's questions (all eight: 100%).
     max_context_chars: int = 8000
+    # Conversations handed to a person; None: no handoff (a request for a person is routed
+    # like any other message).
+    tickets: TicketStore | None = None

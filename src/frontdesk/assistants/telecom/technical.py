@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.prompts import render
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.assistants.telecom import prompts
 from frontdesk.knowledge.mmr import citation_of
 
@@ -61,7 +61,8 @@ def bounded_context(hits: list[dict[str, Any]], max_chars: int) -> list[dict[str
 def cite(hit: dict[str, Any]) -> str:
     c = citation_of(hit)
     version = f" ({c['version']})" if c["version"] else ""
-    return f"{c['title']} — {c['section']} — {c['file']}{version}"
+    named = " — ".join(part for part in (c["title"], c["section"], c["file"]) if part)
+    return f"{named}{version}"
 
 
 def source_block(hit: dict[str, Any]) -> str:
@@ -73,14 +74,24 @@ def sources_section(hits: list[dict[str, Any]], language: str) -> str:
     return prompts.SOURCES_HEADING[language] + "\n" + "\n".join(lines)
 
 
-# A "Sources:" label the model wrote, on its own line or inline ("... Sources: x").
-_SOURCES_LABEL = re.compile(r"(\*\*|#+\s*)?\b(sources|źródła|zrodla)\b(\*\*)?\s*:", re.IGNORECASE)
+# A "Sources:" label the model wrote, on its own line or inline ("... Sources: x"), in
+# either language and number ("Źródło:", "Źródła", "Zrodla"), or a sources heading without a
+# colon ("### Źródła", "**Sources**" on its own line).
+_SOURCE_WORD = r"(?:sources?|źródł[oaey]|źródeł|zrod(?:l[oaey]|el))"
+_SOURCES_LABEL = re.compile(
+    rf"(\*\*|#+\s*)?\b{_SOURCE_WORD}\b(\*\*)?\s*:"
+    rf"|^[ \t]*(?:#+[ \t]*|\*\*)?{_SOURCE_WORD}(?:\*\*)?[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
+# A context header the model copied ("[SOURCE] Title — Section — file").
+_COPIED_HEADER = re.compile(r"^[ \t]*[-*]?[ \t]*\[SOURCE\].*$\n?", re.IGNORECASE | re.MULTILINE)
 _PLACEHOLDER = re.compile(r"\[SOURCES?\]", re.IGNORECASE)
 
 
 def with_sources(text: str, hits: list[dict[str, Any]], language: str) -> str:
     """`text` ending with the real Sources section, whatever the model wrote for one."""
     section = sources_section(hits, language)
+    text = _COPIED_HEADER.sub("", text)
     if _PLACEHOLDER.search(text):
         return _PLACEHOLDER.sub(section, text, count=1).strip()
     # A section the model wrote is replaced: its titles may be made up or incomplete.
@@ -91,3 +102,42 @@ def with_sources(text: str, hits: list[dict[str, Any]], language: str) -> str:
     return f"{body.rstrip()}\n\n{section}"
 
 
+# -- the conversation a question belongs to ----------------------------------------
+
+
+# How much of the conversation goes with a question: the customer's earlier messages, newest
+# first, each cut to EARLIER_MESSAGE_CHARS, until EARLIER_CHARS (the retrieval query and the
+# answer prompt both stay small enough for MiniLM's 256 tokens and the 0.5B model's context).
+EARLIER_MESSAGES = 4
+EARLIER_MESSAGE_CHARS = 240
+EARLIER_CHARS = 480
+
+
+def earlier_questions(messages: list[BaseMessage]) -> list[str]:
+    """The customer's messages before the last one, condensed to fit, oldest first.
+
+    Only the customer's words: a small model copies earlier replies (a billing reply, a
+    previous answer) into its new one."""
+    kept: list[str] = []
+    used = 0
+    for text in reversed(human_texts(messages)[:-1][-EARLIER_MESSAGES:]):
+        text = " ".join(text.split())
+        if len(text) > EARLIER_MESSAGE_CHARS:
+            text = text[: EARLIER_MESSAGE_CHARS - 1].rsplit(" ", 1)[0] + "…"
+        if kept and used + len(text) > EARLIER_CHARS:
+            break
+        kept.append(text)
+        used += len(text)
+    return list(reversed(kept))
+
+
+def latest_question(messages: list[BaseMessage]) -> str:
+    questions = human_texts(messages)
+    return questions[-1] if questions else ""
+
+
+def technical_query(messages: list[BaseMessage]) -> str:
+    """What to search for: the customer's earlier messages (condensed) and the last one, so
+    a long clarification ("it is the one by the window, and I already restarted it twice")
+    still finds the problem it clarifies."""
+    return " ".join([*earlier_questions(messages), latest_question(messages)])

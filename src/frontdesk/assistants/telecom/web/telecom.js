@@ -1,6 +1,6 @@
 // Telecom support's part of the web chat (see the renderer interface in the shell's
-// renderers.js): cited manual sections (title — section, each opening its text), the billing
-// tools that ran, and the customer the demo sign-in acts as.
+// renderers.js): cited manual sections (title — section, each opening its text) shown once,
+// the billing tools that ran, and the customer the demo sign-in acts as.
 
 export const signInLabel = "Customer";
 
@@ -20,6 +20,29 @@ const EXAMPLES = {
 export function topicChips(assistant) {
   const topics = assistant.topics || {};
   return Object.entries(EXAMPLES).map(([route, prompt]) => ({ label: topics[route] || route, prompt }));
+}
+
+// The Sources section the service ends a technical answer with (technical.with_sources):
+// "\n\nSources:" (or "Źródła:") and one "- Title — Section — file (version)" line per source.
+const SOURCES_HEADINGS = ["Sources:", "Źródła:"];
+
+function withoutSourcesSection(text) {
+  for (const heading of SOURCES_HEADINGS) {
+    const at = text.lastIndexOf(`\n\n${heading}\n`);
+    if (at < 0) continue;
+    const lines = text.slice(at + heading.length + 3).split("\n").filter((line) => line.trim());
+    if (lines.length && lines.every((line) => line.startsWith("- "))) return text.slice(0, at);
+  }
+  return text;
+}
+
+// The answer's text keeps its Sources section (an API reader and Copy get it), but the bubble
+// does not show it where the citation list below does: while the answer streams (its list
+// follows) and once the list has arrived. An answer stopped before its list keeps the section.
+export function answerText(text, message) {
+  const citations = message.data && Array.isArray(message.data.citations) ? message.data.citations : [];
+  if (message.status === "streaming" || citations.length) return withoutSourcesSection(text || "");
+  return text;
 }
 
 function citationText(citation) {

@@ -30,7 +30,7 @@ export function createTurns(hooks) {
 
   function regenerate(assistant, answer) {
     if (running || !answer.question) return;
-    Object.assign(answer, { text: "", data: undefined, error: undefined, status: "streaming", progress: undefined });
+    Object.assign(answer, { text: "", data: undefined, error: undefined, status: "streaming", progress: undefined, checking: false });
     start(assistant, { text: answer.question }, { regenerate: true, answer });
   }
 
@@ -106,6 +106,8 @@ export function createTurns(hooks) {
         break;
       case "progress":
         answer.progress = hooks.progressText(assistant, data, answer);
+        // Shown below the words already there until the answer ends.
+        if (data && data.stage === "checking") answer.checking = true;
         break;
       case "sources": {
         const rows = asList(data.rows);

@@ -3,37 +3,54 @@
 // Why hand-written rather than marked + DOMPurify: those parse to an HTML string and then
 // sanitise it; here no HTML is ever parsed. Every piece of text becomes a text node, so a
 // `<img onerror>` in an answer or a document is shown as the characters it is. Links are kept
-// only for http(s) and mailto URLs. The subset is what the assistants write: paragraphs, line
+// only for http(s), mailto and tel: URLs. The subset is what the assistants write: paragraphs, line
 // breaks, headings, bullet and numbered lists, quotes, fenced code, `code`, **bold**, *italic*
-// and [links](https://...). No dependency to vendor, audit or update, and no build step.
+// and [links](https://...). Bare URLs, bare domains with a known ending ("mohegansun.com", never
+// "e.g." or "3.5") and dashed phone numbers become links too. No dependency to vendor, audit
+// or update, and no build step.
 
 import { el } from "./dom.js";
 
 const SAFE_URL = /^(https?:\/\/|mailto:)/i;
-const INLINE = /(`+)([^`]+?)\1|\*\*([^*]+?)\*\*|(?<![\w])__([^_]+?)__(?![\w])|\*([^*\s][^*]*?)\*|(?<![\w])_([^_\s][^_]*?)_(?![\w])|\[([^\]]+)\]\(([^)\s]+)\)|(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])/g;
+// The endings a bare domain may have: a closed list, so "e.g.", "3.5" or "file.md" stay text.
+const TLDS = "com|org|net|gov|edu|info|biz|io|ai|app|dev|co|us|uk|ca|eu|de|fr|pl";
+const BARE_URL = String.raw`(https?:\/\/[^\s<>()]+[^\s<>().,;:!?'"])`;
+const BARE_DOMAIN = String.raw`(?<![\w@.\/-])((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+(?:${TLDS})(?:\/[^\s<>()]*[^\s<>().,;:!?'"])?)(?![\w@-]|\.\w)`;
+// "1-888-226-7711", "860-862-8600", "+1 860-862-8600": dashed North American numbers.
+const PHONE = String.raw`(?<![\w+-])((?:\+?1[-\s])?\d{3}-\d{3}-\d{4})(?![\w-])`;
+const INLINE = new RegExp(
+  String.raw`(\x60+)([^\x60]+?)\1|\*\*([^*]+?)\*\*|(?<![\w])__([^_]+?)__(?![\w])|\*([^*\s][^*]*?)\*|(?<![\w])_([^_\s][^_]*?)_(?![\w])|\[([^\]]+)\]\(([^)\s]+)\)|`
+    + `${BARE_URL}|${BARE_DOMAIN}|${PHONE}`,
+  "gi",
+);
 
-// Appends `text` with inline markup to `parent`.
-function appendInline(parent, text) {
+// Appends `text` with inline markup to `parent`. Inside a link (`linked`), URLs, domains and
+// numbers stay text: a link never holds another.
+function appendInline(parent, text, linked = false) {
   let last = 0;
   for (const match of text.matchAll(INLINE)) {
     if (match.index > last) parent.append(text.slice(last, match.index));
-    const [whole, , code, bold, bold2, em, em2, label, href, bare] = match;
+    const [whole, , code, bold, bold2, em, em2, label, href, url, domain, phone] = match;
     if (code !== undefined) parent.append(el("code", "", code));
     else if (bold !== undefined || bold2 !== undefined) {
       const strong = el("strong");
-      appendInline(strong, bold ?? bold2);
+      appendInline(strong, bold ?? bold2, linked);
       parent.append(strong);
     } else if (em !== undefined || em2 !== undefined) {
       const emph = el("em");
-      appendInline(emph, em ?? em2);
+      appendInline(emph, em ?? em2, linked);
       parent.append(emph);
     } else if (label !== undefined) {
-      parent.append(SAFE_URL.test(href) ? link(href, label) : `${label} (${href})`);
-    } else if (bare !== undefined) {
-      // The URL is its own label: as plain text, or the label would match as a URL again.
-      const a = link(bare, "");
-      a.append(bare);
-      parent.append(a);
+      if (linked) appendInline(parent, label, linked);
+      else parent.append(SAFE_URL.test(href) ? link(href, label) : `${label} (${href})`);
+    } else if (linked) {
+      parent.append(whole);
+    } else if (url !== undefined) {
+      parent.append(link(url, url));
+    } else if (domain !== undefined) {
+      parent.append(link(`https://${domain}`, domain));
+    } else if (phone !== undefined) {
+      parent.append(link(`tel:${phone.replace(/[^\d+]/g, "")}`, phone, false));
     } else {
       parent.append(whole);
     }
@@ -42,12 +59,16 @@ function appendInline(parent, text) {
   if (last < text.length) parent.append(text.slice(last));
 }
 
-function link(href, label) {
+// Only http(s), mailto and tel: URLs reach here (no javascript: or data: URLs). Web pages
+// open in a new tab; a phone number opens the dialler in place.
+function link(href, label, newTab = true) {
   const a = el("a");
-  a.href = href; // only http(s) and mailto reach here: no javascript: or data: URLs
-  a.target = "_blank";
-  a.rel = "noopener noreferrer nofollow";
-  appendInline(a, label);
+  a.href = href;
+  if (newTab) {
+    a.target = "_blank";
+    a.rel = "noopener noreferrer nofollow";
+  }
+  appendInline(a, label, true);
   return a;
 }
 

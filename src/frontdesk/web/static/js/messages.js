@@ -1,10 +1,13 @@
 // One message in the transcript: the bubble (an answer's markdown as DOM nodes), the progress
 // line while it is on its way, what it used (drawn by the assistant's renderer) and, once
-// done, its actions: copy, regenerate, thumbs up or down.
+// done, its actions: copy, regenerate, thumbs up or down. A person's reply (the conversation
+// was handed to a person) is labelled as such and has no actions: they are about the bot.
 
 import { button, el } from "./dom.js";
 import { feedbackControls } from "./feedback.js";
 import { renderMarkdown } from "./markdown.js";
+
+export const PERSON_LABEL = "Agent (person)";
 
 const STATUS_NOTES = {
   stopped: "Stopped",
@@ -12,13 +15,16 @@ const STATUS_NOTES = {
   queued: "Queued: sends when the current answer is finished",
 };
 
-// view: {avatar, renderSources(data, container), actions: {copy, regenerate, feedback},
-//        isLast(message)}
+// view: {avatar, renderSources(data, container), answerText(message),
+//        actions: {copy, regenerate, feedback}, isLast(message)}
 export function renderMessage(message, view) {
   const item = el("li", "message");
   item.dataset.role = message.role;
-  if (message.role === "assistant") item.append(el("div", "avatar", view.avatar));
+  const person = message.role === "assistant" && message.from === "person";
+  if (person) item.dataset.from = "person";
+  if (message.role === "assistant") item.append(el("div", "avatar", person ? "P" : view.avatar));
   const body = el("div", "message-body");
+  if (person) body.append(el("p", "message-author", PERSON_LABEL));
   const bubble = el("div", "bubble");
   bubble.append(el("div", "bubble-text"));
   body.append(bubble);
@@ -38,11 +44,13 @@ export function updateMessage(message) {
   const body = item.querySelector(".message-body");
   const bubble = item.querySelector(".bubble");
   const text = bubble.querySelector(".bubble-text");
-  const shown = status === "error" ? message.error : message.text;
+  const answer = message.role === "assistant" && status !== "error";
+  let shown = status === "error" ? message.error : message.text;
+  if (answer && message.from !== "person") shown = view.answerText(message);
   if (text.frontdeskShown !== shown) {
     text.frontdeskShown = shown;
     // Questions are shown as typed; answers are markdown, rendered to nodes (no HTML parsed).
-    if (message.role === "assistant" && status !== "error") renderMarkdown(text, shown);
+    if (answer) renderMarkdown(text, shown);
     else text.textContent = shown || "";
   }
   updateWaiting(message, bubble, status);
@@ -52,7 +60,7 @@ export function updateMessage(message) {
 }
 
 function updateWaiting(message, bubble, status) {
-  const waiting = status === "streaming" && !message.text;
+  const waiting = status === "streaming" && (!message.text || Boolean(message.checking));
   let typing = bubble.querySelector(".typing");
   if (waiting && !typing) {
     typing = el("span", "typing");
@@ -120,7 +128,8 @@ async function copyText(text) {
 }
 
 function updateActions(message, body, status) {
-  const wanted = message.role === "assistant" && ["done", "stopped", "interrupted", "error"].includes(status);
+  const wanted = message.role === "assistant" && message.from !== "person"
+    && ["done", "stopped", "interrupted", "error"].includes(status);
   const last = wanted && message.view.isLast(message);
   const key = wanted ? `${status}|${last}|${message.turn}` : "";
   let bar = body.querySelector(".message-actions");

@@ -1,5 +1,6 @@
-// The status line shown in an answer's bubble until its first words arrive: the place in the
-// model's queue, then the route, tool and steps the assistant reports.
+// The status line shown in an answer's bubble until its first words arrive (the place in the
+// model's queue, then the route, tool and steps the assistant reports), and after them while
+// the rest of the answer is being checked.
 
 import { humanize } from "./dom.js";
 
@@ -17,6 +18,9 @@ export function genericProgressText(data, message, topicName) {
   switch (data && data.stage) {
     case "queue":
       return queueText(data);
+    case "checking":
+      // Text with a time, price or name waits until it is checked against the sources.
+      return "Checking the details before showing them…";
     case "route":
       return data.route ? `Looking into ${topicName(data.route).toLowerCase()}…` : "Thinking…";
     case "tool":

@@ -16,6 +16,10 @@
 //       Draws a `sources` event under the answer, into an empty `container`.
 //       helpers: {el, button, renderMarkdown, compactJson, humanize, topicName(route),
 //                 documentChips(documents, names), openDocument(doc), renderTools(tools)}
+//   export function answerText(text, message) -> string
+//       The answer as its bubble shows it (message: {status, data}: data is the `sources`
+//       event), e.g. without a part that renderSources draws anyway. Copy and the API keep
+//       the full text.
 //   export const signInLabel = "Customer"
 //       How the sign-in picker is labelled, for assistants that sign in (`signs_in`).
 

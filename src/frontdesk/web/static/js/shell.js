@@ -69,6 +69,10 @@ function viewFor(name) {
       if (typeof renderer.renderSources === "function") renderer.renderSources(data, box, helpers);
       else genericSources(data, box, helpers);
     },
+    answerText(message) {
+      if (typeof renderer.answerText !== "function") return message.text;
+      return renderer.answerText(message.text, { status: message.status, data: message.data });
+    },
     isLast: (message) => {
       const messages = chatOf(name).messages;
       return messages[messages.length - 1] === message && !turns.busy;
@@ -130,6 +134,7 @@ const turns = createTurns({
     if (document.activeElement === document.body) ui.input.focus();
     // A finished turn may have started a conversation or retitled one: the list follows.
     if (state.current) showConversationsOf(state.current, chatOf(state.current).threadId, openConversation);
+    if (state.current) catchUpWithPeople(state.current);
   },
   giveBack(text) {
     // Refused before any answer: the question comes back so it can be sent again.
@@ -169,27 +174,63 @@ function newConversation({ focus = true } = {}) {
   if (focus) ui.input.focus();
 }
 
-async function openConversation(threadId) {
-  const name = state.current;
-  const answer = await getJson(`/conversations/${encodeURIComponent(name)}/${encodeURIComponent(threadId)}`)
+function fetchConversation(name, threadId) {
+  return getJson(`/conversations/${encodeURIComponent(name)}/${encodeURIComponent(threadId)}`)
     .catch(() => null);
-  if (!answer || !answer.ok || !answer.data || name !== state.current) return;
-  turns.dropAssistant(name);
+}
+
+// The server's history as this page's messages (a person's reply keeps its mark).
+function messagesOf(listed) {
   let question = null;
   let turn = 0;
-  const messages = asList(answer.data.messages).map((m) => {
+  return asList(listed).flatMap((m) => {
     const text = String((m && m.content) || "");
+    if (m.role === "user" && m.answered === false) {
+      // The server stopped mid-turn: the question stays, with a way to ask it again.
+      return [
+        { role: "user", text, status: "done" },
+        { role: "assistant", text: "", status: "error", question: text, turn,
+          error: "Not answered: the assistant stopped before it could answer. Regenerate to ask again." },
+      ];
+    }
     if (m.role === "user") {
       question = text;
-      return { role: "user", text, status: "done" };
+      return [{ role: "user", text, status: "done" }];
     }
-    return { role: "assistant", text, status: "done", question, turn: m.turn ?? turn++ };
+    const message = { role: "assistant", text, status: "done", question, turn: m.turn ?? turn++ };
+    if (m.from === "person") message.from = "person";
+    return [message];
   });
-  state.chats[name] = { threadId, messages };
+}
+
+async function openConversation(threadId) {
+  const name = state.current;
+  const answer = await fetchConversation(name, threadId);
+  if (!answer || !answer.ok || !answer.data || name !== state.current) return;
+  turns.dropAssistant(name);
+  state.chats[name] = { threadId, messages: messagesOf(answer.data.messages) };
   saveChats(state.chats);
   renderTranscript();
   showConversationsOf(name, threadId, openConversation);
   refreshConversations();
+}
+
+// A person answers a conversation handed to them between the customer's turns, and nothing
+// pushes it here: on load and after each turn of a conversation that was handed over (an
+// answer's sources carry its ticket_id), when the server holds more of a person's replies
+// than this copy, the server's history replaces it (answers' sources drop out then).
+async function catchUpWithPeople(name) {
+  const chat = chatOf(name);
+  const handedOver = chat.messages.some((m) => m.data && m.data.ticket_id != null);
+  if (!chat.threadId || turns.busy || !handedOver) return;
+  const answer = await fetchConversation(name, chat.threadId);
+  if (!answer || !answer.ok || !answer.data || turns.busy || chatOf(name) !== chat) return;
+  const fresh = messagesOf(answer.data.messages);
+  const people = (messages) => messages.filter((m) => m.from === "person").length;
+  if (people(fresh) <= people(chat.messages)) return;
+  state.chats[name] = { threadId: chat.threadId, messages: fresh };
+  saveChats(state.chats);
+  if (name === state.current) renderTranscript();
 }
 
 // ---------- the assistant on screen ----------
@@ -232,6 +273,7 @@ async function showAssistant(name) {
   showSignIn(assistant, renderer.signInLabel, () => newConversation({ focus: false }));
   showConversationsOf(name, chatOf(name).threadId, openConversation);
   renderTranscript();
+  catchUpWithPeople(name);
   setStatus(assistant.ready === false ? "connecting" : "online", assistant.ready === false ? "Starting up…" : "Online");
 }
 

@@ -42,6 +42,7 @@ export function loadChats() {
 function storedMessage(message, keepRows) {
   const { role, text, status, error, turn, question, data } = message;
   const stored = { role, text, status, error, turn, question };
+  if (message.from === "person") stored.from = "person";
   if (data && typeof data === "object") {
     stored.data = keepRows.left-- > 0 ? data : { ...data, rows: [], columns: [] };
   }

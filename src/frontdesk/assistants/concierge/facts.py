@@ -1,0 +1,353 @@
+"""The facts step: what a question asks (which item, which field, which day, a comparison, a
+thing the resort lacks, the shows on some dates), answered from the structured items in code.
+
+Shown the right entry, the 0.5B model still gives the capacity of the neighbouring item, turns
+"cash or chips only" into "you can pay by card" and compares prices the wrong way round. Where
+the knowledge has the structure (hours, prices, phone numbers, capacities, check-in times, a
+policy's own answer, dated performances), the answer is worked out here and phrased from a
+template; the model answers the rest. A question about a named thing the knowledge does not
+mention at all is answered as absent, never with somebody else's hours or prices.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from frontdesk.assistants.concierge.events import events_answer
+from frontdesk.knowledge.focus import names_item
+from frontdesk.knowledge.loader import KnowledgeItem
+from frontdesk.knowledge.schedule import DAY_NAMES, asked_days, hours_by_day
+
+_WORD = re.compile(r"[a-z0-9]+")
+# Words that do not tell one item from another.
+_STOP = frozenset({
+    "the", "a", "an", "and", "or", "of", "at", "in", "on", "to", "for", "is", "are", "there",
+    "do", "does", "you", "your", "have", "has", "any", "i", "we", "my", "me", "it", "its", "what",
+    "whats", "when", "where", "how", "much", "many", "time", "open", "opens", "close", "closes",
+    "mohegan", "sun", "resort", "here", "guys", "got", "some", "this", "that", "s", "with",
+    "can", "get", "about", "tell", "please", "hours", "hour", "price", "cost", "costs", "number",
+    "phone", "call", "which", "one", "ones", "more", "less", "than", "then", "be", "will",
+})
+# Which field a question asks for, most specific first.
+_FIELDS: list[tuple[str, re.Pattern[str]]] = [
+    ("check_out", re.compile(r"\bcheck[\s-]?out\b|\bcheckout\b")),
+    ("check_in", re.compile(r"\bcheck[\s-]?in\b|\bcheckin\b")),
+    ("phone", re.compile(r"\bphone\b|\b(?:what|which) number\b|\bnumber (?:for|of|to)\b|\bcall\b|\bcontact\b")),
+    ("capacity", re.compile(r"\bcapacity\b|\bhow many (?:people|guests|seats|fans)\b|\bseats?\b|\bhow big\b|\bhold\b")),
+    ("price", re.compile(r"\bhow much\b|\bprice|\bcost|\bexpensive\b|\bcheap|\bpricey\b|\bafford")),
+    ("hours", re.compile(r"\bopen|\bclos(?:e|es|ed|ing)\b|\bhours?\b|\bwhat time\b|\bwhen\b|\blate\b")),
+]
+_CHEAPER = re.compile(r"\bcheaper\b|\bless expensive\b|\bmore affordable\b|\bcheapest\b")
+_PRICIER = re.compile(r"\bpricier\b|\bmore expensive\b|\bcostlier\b|\bmost expensive\b|\bfancier\b")
+_BIGGER = re.compile(r"\bbigger\b|\blarger\b|\bholds? more\b|\bmore (?:seats|people)\b|\bsmaller\b")
+_YES_NO = re.compile(r"^(?:is|are|can|could|may|do|does|will|am)\b")
+# What follows "is there a ..." and names the thing asked about, up to where the question goes
+# on about something else ("is there a buffet for breakfast").
+_THING = re.compile(
+    r"^(?:is there|are there|any|have you got|do you (?:guys )?have|does (?:\w+ ){1,2}have)\s+"
+    r"(?:a |an |any |some |the )?(.+?)(?:\s+(?:for|where|that|with|near|in|at|on|to|here|"
+    r"nearby|open|available|around|anywhere)\b.*)?$"
+)
+_POSSESSIVE_THING = re.compile(
+    r"^(?:what are |what's |whats |what is |when (?:is|does|do) |what time (?:is|does|do) |"
+    r"how much (?:is|does|do|are) |where is |where's )(?:the )?(.+?)(?:'s)?\s+"
+    r"(?:hours|open|opens|close|closes|cost|costs|price|prices|located)\b"
+)
+
+
+@dataclass(frozen=True)
+class FactAnswer:
+    text: str
+    items: tuple[str, ...]  # the names of the items the answer is worked out from
+    support: str = ""  # what was worked out besides the items (dates from the clock)
+
+
+def _words(text: str) -> list[str]:
+    folded = text.casefold().replace("\u2019", "'").replace("'s ", " ").replace("'", "")
+    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+            for w in _WORD.findall(folded)]
+
+
+def _content(text: str) -> set[str]:
+    return {w for w in _words(text) if w not in _STOP}
+
+
+def _item_words(item: KnowledgeItem) -> frozenset[str]:
+    # Read once per item and version: every existence question reads every item.
+    key = (item.source, item.category, item.name, item.last_updated)
+    if key not in _VOCABULARIES:
+        text = f"{item.name} {_flat(item.fields)}"
+        # "Wi-Fi" is "wifi" to a guest, and "wi" and "fi" to the tokenizer.
+        joined = re.sub(r"(?<=\w)-(?=\w)", "", text)
+        _VOCABULARIES[key] = frozenset(_words(text)) | frozenset(_words(joined))
+    return _VOCABULARIES[key]
+
+
+_VOCABULARIES: dict[tuple[str, str, str, str], frozenset[str]] = {}
+
+
+def _flat(value: Any) -> str:
+    if isinstance(value, dict):
+        return " ".join(_flat(v) for v in value.values())
+    if isinstance(value, list):
+        return " ".join(_flat(v) for v in value)
+    return str(value)
+
+
+def _known(word: str, vocabulary: frozenset[str]) -> bool:
+    if word in vocabulary:
+        return True
+    # "chargers" and "charging", "buffett" (a typo) and "buffet": one word to a guest.
+    if len(word) >= 5 and any(v.startswith(word[:5]) for v in vocabulary if len(v) >= 5):
+        return True
+    return len(word) >= 5 and bool(difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.85))
+
+
+def asked_thing(question: str) -> str | None:
+    """The thing a question asks about when it names one ("a bowling alley", "the foxwoods
+    buffet"), or None. Only the first clause counts ("... anywhere? craving oysters")."""
+    clause = re.split(r"[?!.,;]", question.casefold().replace("\u2019", "'"))[0]
+    text = " ".join(re.findall(r"[a-z0-9']+", clause))
+    for pattern in (_THING, _POSSESSIVE_THING):
+        if match := pattern.match(text):
+            thing = match.group(1).strip()
+            if _content(thing):
+                return thing
+    return None
+
+
+def is_absent(thing: str, items: Sequence[KnowledgeItem], property_text: str = "") -> bool:
+    """Whether the knowledge lacks `thing`: some word of it appears nowhere in the knowledge,
+    and no single item has all of them. "A kids club or babysitting" is absent only if both
+    are."""
+    vocabularies = [*(_item_words(i) for i in items), frozenset(_words(property_text))]
+    everything = frozenset().union(*vocabularies)
+    for alternative in re.split(r"\s+or\s+", thing):
+        wanted = sorted(_content(alternative))
+        if not wanted:
+            return False
+        if all(_known(w, everything) for w in wanted):
+            return False
+        if any(all(_known(w, v) for w in wanted) for v in vocabularies):
+            return False
+    return True
+
+
+def asked_field(question: str) -> str | None:
+    text = question.casefold()
+    return next((name for name, pattern in _FIELDS if pattern.search(text)), None)
+
+
+def named_items(question: str, items: Sequence[KnowledgeItem]) -> list[KnowledgeItem]:
+    """The items `question` names, in full first ("Sky Tower", not "Sky Tower Suite")."""
+    exact = [i for i in items if names_item(question, i.name, exact=True)]
+    # "Sky Tower" inside "Sky Tower Deluxe King Room": keep the longer name only.
+    exact = [i for i in exact if not any(o is not i and i.name in o.name for o in exact)]
+    return exact or [i for i in items if names_item(question, i.name)]
+
+
+def subject_items(
+    question: str, items: Sequence[KnowledgeItem], retrieved: Sequence[str]
+) -> tuple[list[KnowledgeItem], bool]:
+    """The items a question is about, and whether it names them: those it names, else the
+    retrieved items, best first, whose names share a word with it ("the spa", Elemis Spa)."""
+    named = named_items(question, items)
+    if named:
+        return named, True
+    by_name = {i.name: i for i in items}
+    words = _content(question)
+    overlapping = [by_name[n] for n in retrieved if n in by_name and words & _content(n)]
+    return overlapping, False
+
+
+def _low_price(text: str) -> float:
+    found = re.findall(r"\$(\d+(?:\.\d+)?)", text)
+    return float(found[0]) if found else float("inf")
+
+
+def _tier(text: str) -> int:
+    match = re.match(r"\$+", text.strip())
+    return len(match.group(0)) if match else 0
+
+
+def _price(item: KnowledgeItem) -> str | None:
+    return item.fields.get("price_range") or item.fields.get("rate_range")
+
+
+def _hours(item: KnowledgeItem) -> str | None:
+    return item.fields.get("hours") or item.fields.get("schedule")
+
+
+def _capacity(item: KnowledgeItem) -> int | None:
+    value = item.fields.get("capacity")
+    return value if isinstance(value, int) else None
+
+
+def compare(question: str, subjects: Sequence[KnowledgeItem]) -> FactAnswer | None:
+    """Which of two named items is cheaper, pricier or bigger, from their own values."""
+    text = question.casefold()
+    if len(subjects) < 2:
+        return None
+    a, b = subjects[:2]
+    if _CHEAPER.search(text) or _PRICIER.search(text):
+        pa, pb = _price(a), _price(b)
+        if not pa or not pb:
+            return None
+        ka, kb = (_tier(pa), _low_price(pa)), (_tier(pb), _low_price(pb))
+        if ka == kb:
+            return None
+        cheap, dear = (a, b) if ka < kb else (b, a)
+        lead = (f"{cheap.name} is the less expensive of the two" if _CHEAPER.search(text)
+                else f"{dear.name} is the more expensive of the two")
+        return FactAnswer(
+            f"{lead}. {cheap.name}: {_price(cheap)}. {dear.name}: {_price(dear)}.",
+            (a.name, b.name),
+        )
+    if _BIGGER.search(text):
+        ca, cb = _capacity(a), _capacity(b)
+        if ca is None or cb is None or ca == cb:
+            return None
+        big, small = (a, b) if ca > cb else (b, a)
+        return FactAnswer(
+            f"{big.name} is the larger: it holds {_capacity(big):,} people, and "
+            f"{small.name} holds {_capacity(small):,}.",
+            (a.name, b.name),
+        )
+    return None
+
+
+def field_answer(
+    field: str, subjects: Sequence[KnowledgeItem], days: list[int], main_phone: str
+) -> FactAnswer | None:
+    """The asked field of the first subject that has it, as one or two sentences."""
+    for item in subjects:
+        name, fields = item.name, item.fields
+        if field in ("check_in", "check_out") and fields.get(field):
+            label = "Check-in" if field == "check_in" else "Check-out"
+            other = "check_out" if field == "check_in" else "check_in"
+            text = f"{label} is at {fields[field]}" if re.match(r"\d", fields[field]) else f"{label}: {fields[field]}"
+            if fields.get(other):
+                text += f" ({other.replace('_', '-')}: {fields[other]})"
+            return FactAnswer(f"{text}, per {name}. For changes, call {fields.get('phone', main_phone)}.", (name,))
+        if field == "phone":
+            if fields.get("phone"):
+                return FactAnswer(f"You can reach {name} at {fields['phone']}.", (name,))
+            return FactAnswer(
+                f"{name} does not have its own phone number listed; the main line, "
+                f"{main_phone}, can connect you.", (name,),
+            )
+        if field == "capacity" and _capacity(item):
+            unit = "seats" if item.category == "entertainment" else "guests"
+            return FactAnswer(f"{name} has a capacity of {_capacity(item):,} {unit}.", (name,))
+        if field == "price" and _price(item):
+            return FactAnswer(f"{name} prices: {_price(item)}.", (name,))
+        if field == "hours" and (hours := _hours(item)):
+            by_day = hours_by_day(hours)
+            stated = [d for d in days if d in by_day]
+            if stated:
+                sentences = []
+                for day in stated:
+                    open_hours = [h for h in by_day[day] if h != "closed"]
+                    sentences.append(
+                        f"On {DAY_NAMES[day]}, {name} is open {' and '.join(open_hours)}."
+                        if open_hours else f"On {DAY_NAMES[day]}, {name} is closed."
+                    )
+                text = " ".join(sentences)
+            else:
+                label = "hours" if item.fields.get("hours") else "schedule"
+                text = f"{name} {label}: {hours}."
+            return FactAnswer(f"{text} Hours can change, so please confirm at {main_phone}.", (name,))
+    return None
+
+
+def absent_answer(
+    thing: str, property_name: str, retrieved: Sequence[KnowledgeItem]
+) -> FactAnswer:
+    """"Mohegan Sun does not have a bowling alley", and what is close: a retrieved item whose
+    name has the thing's main word ("buffet" -> Seasons Buffet)."""
+    words = [w for w in _words(thing) if w not in _STOP]
+    head = words[-1] if words else ""
+    article = "" if re.match(r"^(a|an|any|the)\b", thing) else ("an " if thing[:1] in "aeiou" else "a ")
+    text = f"{property_name} does not have {article}{thing}."
+    close = [i for i in retrieved if head and head in _words(i.name)]
+    if close:
+        item = close[0]
+        where = f" in {item.fields['location']}" if item.fields.get("location") else ""
+        text += f" The closest thing here is {item.name}{where}."
+        return FactAnswer(text, (item.name,))
+    return FactAnswer(text, ())
+
+
+def policy_answer(
+    question: str, retrieved: Sequence[KnowledgeItem]
+) -> FactAnswer | None:
+    """A yes/no question that an FAQ entry answers: that entry's own answer, word for word (a
+    small model loses its negations: "cash or chips only" became "you can pay by card")."""
+    if not _YES_NO.match(question.casefold().strip()) or not retrieved:
+        return None
+    top = retrieved[0]
+    if top.category != "faq" or not top.fields.get("answer"):
+        return None
+    shared = _content(question) & _content(f"{top.fields.get('question', '')} {top.fields['answer']}")
+    if len(shared) < 2:
+        return None
+    return FactAnswer(str(top.fields["answer"]), (top.name,))
+
+
+def work_out(
+    question: str,
+    *,
+    previous: str | None,
+    items: Sequence[KnowledgeItem],
+    retrieved: Sequence[str],
+    today: date | None,
+    property: dict[str, Any],
+    current_time: str = "",
+) -> FactAnswer | None:
+    """The answer to `question` worked out from the items, or None when its shape is not one
+    the structure answers. `previous` is the guest's question before it when this one leans on
+    it ("what about Wednesday?"): its subject and field carry over, the new day does not."""
+    main_phone = property.get("phone", "")
+    if found := events_answer(question, items, today):
+        return found
+    by_name = {i.name: i for i in items}
+    ranked = [by_name[n] for n in retrieved if n in by_name]
+    thing = asked_thing(question)
+    if thing and is_absent(thing, items, property.get("description", "")):
+        return absent_answer(thing, property.get("name", "The resort"), ranked)
+    subjects, named = subject_items(question, items, retrieved)
+    if not subjects and previous:
+        subjects, named = subject_items(previous, items, retrieved)
+    if found := compare(question, subjects):
+        return found
+    field = asked_field(question) or (asked_field(previous) if previous else None)
+    days = asked_days(question, current_time) or (
+        asked_days(previous, current_time) if previous else []
+    )
+    if field in ("check_in", "check_out") and not any(i.fields.get(field) for i in subjects):
+        subjects = [i for i in ranked if i.fields.get(field)]
+    if field == "phone" and not named:
+        # Only a venue the guest named: "what number do I call to book a room" is about the
+        # hotel's line, not the phone of whichever room ranked first.
+        subjects = [i for i in subjects[:1] if i.fields.get("phone")]
+    if field == "hours" and not named:
+        subjects = [i for i in subjects if _hours(i)][:1]
+    if field and subjects and (found := field_answer(field, subjects, days, main_phone)):
+        return found
+    return policy_answer(question, ranked)
+
+
+def items_used(answer: str, context: list[dict[str, Any]], fact_items: list[str]) -> list[str]:
+    """The items an answer drew on: those it was worked out from, else the retrieved items it
+    names, else the one it was about (the first retrieved)."""
+    if fact_items:
+        return list(fact_items)
+    names = list(dict.fromkeys(doc["metadata"].get("item_name", "") for doc in context))
+    names = [n for n in names if n]
+    folded = answer.casefold()
+    return [n for n in names if n.casefold() in folded] or names[:1]

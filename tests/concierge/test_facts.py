@@ -1,0 +1,128 @@
+"""The facts step on the real knowledge file: answers worked out from the structured items."""
+
+from datetime import date
+
+import pytest
+
+from frontdesk.assistants.concierge.facts import asked_thing, is_absent, work_out
+from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
+from frontdesk.knowledge.loader import load_knowledge_file
+
+SOURCE = load_knowledge_file(KNOWLEDGE_FILE)
+TUESDAY = date(2026, 11, 24)
+
+
+def answer(question, retrieved=(), previous=None, today=TUESDAY):
+    found = work_out(
+        question, previous=previous, items=SOURCE.items, retrieved=list(retrieved),
+        today=today, property=SOURCE.property,
+    )
+    return found
+
+
+def test_a_venue_phone_is_its_own():
+    found = answer("what's the phone number for michael jordan's steak house")
+    assert "860-862-8600" in found.text and found.items == ("Michael Jordan's Steak House",)
+
+
+def test_hours_on_a_day_and_the_follow_up_day_for_the_same_venue():
+    first = answer("is beauty & essex open on tuesday?")
+    assert first.text.startswith("On Tuesday, Beauty & Essex is closed.")
+    wednesday = answer("What about Wednesday?", previous="is beauty & essex open on tuesday?")
+    assert "On Wednesday, Beauty & Essex is open 5:00 PM-10:00 PM." in wednesday.text
+    assert "Tuesday" not in wednesday.text
+
+
+def test_spa_hours_come_from_the_spa_named_by_one_word():
+    found = answer("When does the spa open?", retrieved=["Elemis Spa", "Sky Tower"])
+    assert found.items == ("Elemis Spa",)
+    spa = next(i for i in SOURCE.items if i.name == "Elemis Spa")
+    assert spa.fields["hours"] in found.text
+
+
+def test_price_comparison_names_the_cheaper_one():
+    found = answer("which is cheaper, michael jordan's steak house or bobby's burgers?")
+    assert found.text.startswith("Bobby's Burgers is the less expensive of the two")
+    pricier = answer("is bobby's burgers more expensive than michael jordan's steak house")
+    assert pricier.text.startswith("Michael Jordan's Steak House is the more expensive")
+
+
+def test_capacity_is_the_named_items_own():
+    found = answer("how many people does the wolf den hold?")
+    assert found.text == "Wolf Den has a capacity of 350 seats."
+    bigger = answer("which is bigger, the cabaret theatre or the mohegan sun arena")
+    assert bigger.text.startswith("Mohegan Sun Arena is the larger")
+
+
+def test_checkout_time_from_the_item_that_states_it():
+    found = answer("whens checkout", retrieved=["Check-in and check-out times", "Check-In and Check-Out Policy"])
+    assert "Check-out is at 11:00 AM" in found.text
+
+
+def test_a_policy_answer_keeps_its_negation():
+    found = answer("can i pay with a credit card at the blackjack tables?",
+                   retrieved=["Accepted payment at tables", "Table Games"])
+    assert found.text.startswith("Table games take cash or chips only")
+
+
+@pytest.mark.parametrize(
+    ("question", "thing"),
+    [("is there a bowling alley?", "bowling alley"), ("do you have a water park", "water park"),
+     ("Is there an ice rink at Mohegan Sun?", "ice rink"),
+     ("what time does the foxwoods buffet open", "foxwoods buffet")],
+)
+def test_a_thing_the_resort_lacks_is_answered_as_absent(question, thing):
+    assert asked_thing(question) == thing
+    found = answer(question, retrieved=["Seasons Buffet", "Indoor Pool"])
+    assert found.text.startswith("Mohegan Sun does not have")
+    assert thing in found.text
+    assert not any(ch.isdigit() for ch in found.text.split(".")[0])  # no hours, no prices
+
+
+def test_the_closest_thing_is_offered_when_its_name_shares_the_main_word():
+    found = answer("what time does the foxwoods buffet open", retrieved=["Seasons Buffet"])
+    assert "The closest thing here is Seasons Buffet" in found.text
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["is there a spa", "do you have a golf course", "is there free wifi",
+     "do you have electric car chargers", "is there a raw bar anywhere? craving oysters",
+     "do you have a kids club or babysitting?", "is there a pool"],
+)
+def test_things_the_resort_has_are_not_absent(question):
+    thing = asked_thing(question)
+    assert thing and not is_absent(thing, SOURCE.items, SOURCE.property["description"])
+
+
+def test_shows_this_weekend_from_the_clock():
+    found = answer("Is there a show this weekend?")
+    assert "Friday, November 27 to Sunday, November 29" in found.text
+    assert "Comedy Headliners Weekend" in found.text and "Holiday Pops Spectacular" in found.text
+    assert "December" not in found.text
+    # The same words a week later are another weekend.
+    later = answer("Is there a show this weekend?", today=date(2026, 12, 1))
+    assert "Friday, December 4 to Sunday, December 6" in later.text
+    assert "Holiday Pops" not in later.text
+
+
+def test_a_date_without_shows_names_the_next_one():
+    found = answer("any shows on December 1?")
+    assert found.text.startswith("I don't see any shows listed on Tuesday, December 1.")
+    assert "Motown Revue" in found.text and "December 3" in found.text
+
+
+def test_questions_the_structure_does_not_answer_are_left_to_the_model():
+    assert answer("tell me about the spa", retrieved=["Elemis Spa"]) is None
+    assert answer("what's good for dinner?", retrieved=["The Shed Restaurant"]) is None
+
+
+def test_a_shows_answer_is_grounded_in_its_items_and_the_worked_out_dates():
+    from frontdesk.agentkit.grounding import check_grounding
+    from frontdesk.knowledge.formatters import format_item
+
+    found = answer("Is there a show this weekend?")
+    by_name = {i.name: i for i in SOURCE.items}
+    texts = [format_item(by_name[n].category, n, by_name[n].fields) for n in found.items]
+    assert not check_grounding(found.text, texts).grounded  # the range's end dates are nobody's
+    assert check_grounding(found.text, [*texts, found.support]).grounded

@@ -1,0 +1,94 @@
+"""The technical agent's turn: Polish sources once, the conversation kept, no rejected draft
+shown to the customer."""
+
+from __future__ import annotations
+
+from langchain_core.messages import AIMessage, HumanMessage
+
+from frontdesk.assistants.telecom import technical
+from frontdesk.assistants.telecom.technical import earlier_questions, technical_query
+
+
+def _hit(title: str, section: str) -> dict:
+    meta = {"title": title, "section_path": section, "path": "docs/11_pl.md", "version": "2.1"}
+    return {"content": "x", "metadata": meta}
+
+
+def test_polish_sources_are_listed_once_and_each_title_once():
+    hits = [_hit("Problemy z internetem", "Problemy z internetem > Brak internetu")] * 2
+    drafts = [
+        "Zrestartuj Fibre Box.\n\nŹródło: Problemy z internetem — Brak internetu",
+        "Zrestartuj Fibre Box.\n\n### Źródła\n- Problemy z internetem",
+        "Zrestartuj Fibre Box.\n[SOURCE] Problemy z internetem — Brak internetu — 11_pl.md",
+    ]
+    for draft in drafts:
+        text = technical.with_sources(draft, hits, "pl")
+        assert text == (
+            "Zrestartuj Fibre Box.\n\nŹródła:\n- Problemy z internetem — Brak internetu — "
+            "11_pl.md (2.1)"
+        ), draft
+
+
+async def test_stream_and_history_carry_sources_once_in_polish(telecom):
+    service, _ = telecom(["Odczekaj dwie minuty.\n\nŹródło: LED guide", "Sprawdź kabel.\nŹródła"])
+    events = [e async for e in service.stream("PON LED blinking red, co robić?", "pl1")]
+    shown = [e.data["content"] for e in events if e.event in ("token", "replace")]
+    assert shown[-1].count("Źródła:") == 1 and "Źródło:" not in shown[-1]
+    answer = await service.ask("A co z diodą LOS?", "pl1")
+    assert answer.answer.count("Źródła:") == 1
+
+
+def test_a_long_clarification_is_searched_with_the_problem_it_clarifies():
+    problem = "My PON LED is blinking red since this morning."
+    clarification = (
+        "I am on the fibre plan with the white box in the living room, I already unplugged "
+        "everything for half a minute twice and checked that the green connectors click."
+    )
+    messages = [HumanMessage(problem), AIMessage("Which box do you have?"),
+                HumanMessage(clarification)]
+    query = technical_query(messages)
+    assert query.startswith(problem) and query.endswith(clarification)
+    assert "Which box" not in query  # the customer's words, not the replies
+
+
+def test_the_conversation_is_condensed_to_fit():
+    long = "word " * 200
+    messages = [HumanMessage(f"{i}: {long}") for i in range(6)] + [HumanMessage("last one")]
+    earlier = earlier_questions(messages)
+    assert sum(len(text) for text in earlier) <= technical.EARLIER_CHARS
+    assert all(len(text) <= technical.EARLIER_MESSAGE_CHARS for text in earlier)
+    assert earlier and earlier[-1].startswith("5:")  # the newest kept first
+    assert technical_query(messages).endswith("last one")
+
+
+async def test_the_answer_prompt_holds_the_earlier_problem(telecom):
+    service, llm = telecom(["Ask.", "Wait two minutes, then report it."])
+    await service.ask("PON LED blinking red", "c1")
+    await service.ask(
+        "It is the fibre box in the hall, I restarted it twice already and the cable looks "
+        "fine, nothing changed after waiting a few minutes either.",
+        "c1",
+    )
+    prompt = llm.calls[-1][-1].content
+    assert "EARLIER IN THIS CONVERSATION" in prompt and "- PON LED blinking red" in prompt
+    assert "Ask." not in prompt  # not the earlier reply
+    assert prompt.rstrip().endswith("nothing changed after waiting a few minutes either.")
+
+
+async def test_a_rejected_draft_never_reaches_the_customer(telecom):
+    # The first draft states a band the manual does not have; the retry is grounded.
+    service, llm = telecom(["The 3 GHz band is fast.", "The 5 GHz band is fast."])
+    events = [e async for e in service.stream("which wifi band is fast", "r1")]
+    # What the client showed: tokens append, a replace starts over.
+    shown, display = [], ""
+    for event in events:
+        if event.event in ("token", "replace"):
+            display = display + event.data["content"] if event.event == "token" else event.data["content"]
+            shown.append(display)
+    assert len(llm.calls) == 2
+    assert shown and not any("3 GHz" in text for text in shown)
+    assert shown[-1].startswith("The 5 GHz band is fast.")
+    state = await service.graph.aget_state(service.config("r1"))
+    replies = [m.content for m in state.values["messages"] if isinstance(m, AIMessage)]
+    assert len(replies) == 1 and replies[0].startswith("The 5 GHz band is fast.")
+    assert "3 GHz" not in replies[0]
