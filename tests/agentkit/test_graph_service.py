@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from frontdesk.agentkit.graph import inline
 from frontdesk.agentkit.prompts import structured_verdict
 from frontdesk.agentkit.service import GraphAssistant
+from frontdesk.agentkit.streaming import NOT_STREAMED
 from frontdesk.assistants.base import Answer
 from frontdesk.llm import ScriptedChatModel
 
@@ -112,3 +113,24 @@ async def test_a_turn_is_saved_when_it_ends_and_a_failed_turn_keeps_the_question
     texts = [m.content for m in state.values["messages"]]
     # Saved once per turn, not per step, yet nothing the guest sent is lost on a failure.
     assert texts == ["first", "answer 1", "please break"]
+
+
+async def test_a_not_streamed_call_in_a_token_node_is_neither_shown_nor_a_rewrite():
+    """An agent's internal decision (tagged NOT_STREAMED) never reaches the client, before or
+    after the node's own answer has streamed, and does not clear what was shown."""
+    llm = ScriptedChatModel(script=['{"tool": "secret"}', "Plain answer.", '{"tool": "later"}'])
+
+    async def answer(state: MessagesState) -> dict:
+        await llm.ainvoke(state["messages"], {"tags": [NOT_STREAMED]})
+        reply = await llm.ainvoke(state["messages"])
+        await llm.ainvoke(state["messages"], {"tags": [NOT_STREAMED]})
+        return {"messages": [reply]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("answer", answer)
+    graph.add_edge(START, "answer")
+    graph.add_edge("answer", END)
+    events = [e async for e in _assistant(graph, InMemorySaver()).stream("hi", "t-ns")]
+    shown = [(e.event, e.data.get("content")) for e in events if e.event in ("token", "replace")]
+    assert "".join(text for _, text in shown) == "Plain answer."
+    assert all(kind == "token" for kind, _ in shown)

@@ -128,17 +128,15 @@ async def stream_turn(
                     if gate.shown:
                         yield ChatEvent("replace", {"content": ""})
                     gate.reset()
+            elif NOT_STREAMED in (event.get("tags") or ()):
+                continue  # an internal decision: neither shown nor a rewrite of what was
             elif kind == "on_chat_model_start" and node in token_nodes:
                 # A second model call in one run of the node rewrites the first one's answer
                 # (a draft its own check rejected): what the first one showed goes.
                 if gate.shown:
                     yield ChatEvent("replace", {"content": ""})
                 gate.reset()
-            elif (
-                kind == "on_chat_model_stream"
-                and node in token_nodes
-                and NOT_STREAMED not in (event.get("tags") or ())
-            ):
+            elif kind == "on_chat_model_stream" and node in token_nodes:
                 text = message_text(event["data"]["chunk"])
                 if text:
                     feed = functools.partial(gate.feed, text)
