@@ -78,6 +78,9 @@ def test_a_reason_named_as_the_agent_offers_it_is_read_exactly():
     # Two named at once, or none: the model reads it.
     assert extract.named_reason(["an outage, and I was overcharged"]) is None
     assert extract.named_reason(["naliczono mi za dużo"]) is None
+    # A reason named to rule it out is not named.
+    assert extract.named_reason(["It's not an outage, just other"]) is None
+    assert extract.named_reason(["to nie awaria, tylko nadpłata"]) == "overcharge"
     assert extract.named_reason(["overcharge", "ok, INV-20251001"]) == "overcharge"
 
 

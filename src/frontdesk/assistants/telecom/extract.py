@@ -86,10 +86,18 @@ _NAMED_REASONS = {
 }
 
 
+# "not an outage", "to nie awaria": a reason named to rule it out.
+_NEGATED = re.compile(r"(?:\bnot|\bnie|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _names(pattern: re.Pattern[str], text: str) -> bool:
+    return any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text))
+
+
 def named_reason(texts: Sequence[str]) -> str | None:
     """The refund reason the latest message that names one names, when it names only one."""
     for text in reversed(texts):
-        named = {reason for reason, pattern in _NAMED_REASONS.items() if pattern.search(text)}
+        named = {reason for reason, pattern in _NAMED_REASONS.items() if _names(pattern, text)}
         if named:
             return named.pop() if len(named) == 1 else None
     return None
