@@ -70,6 +70,20 @@ def test_reasons_and_case_ids_are_read_in_both_languages():
     assert extract.case_id(["my refund"]) is None
 
 
+def test_a_reason_named_as_the_agent_offers_it_is_read_exactly():
+    assert extract.named_reason(["Powód: nadpłata."]) == "overcharge"
+    assert extract.named_reason(["The reason is an overcharge"]) == "overcharge"
+    assert extract.named_reason(["awaria usługi"]) == "service_outage"
+    assert extract.named_reason(["odstąpienie w 14 dni"]) == "within_cooling_off"
+    # Two named at once, or none: the model reads it.
+    assert extract.named_reason(["an outage, and I was overcharged"]) is None
+    assert extract.named_reason(["naliczono mi za dużo"]) is None
+    # A reason named to rule it out is not named.
+    assert extract.named_reason(["It's not an outage, just other"]) is None
+    assert extract.named_reason(["to nie awaria, tylko nadpłata"]) == "overcharge"
+    assert extract.named_reason(["overcharge", "ok, INV-20251001"]) == "overcharge"
+
+
 def test_the_request_key_is_the_opening_messages_not_the_answers():
     config = {"configurable": {"thread_id": "t"}}
     key = request_key(config, 1, "I want a refund for INV-20251001")

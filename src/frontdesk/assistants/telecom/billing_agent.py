@@ -77,6 +77,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         extractors={
             "invoice_id": extract.invoice_id,
             "amount_pln": extract.amount_pln,
+            "reason": extract.named_reason,
         },
         grounded=("invoice_id", "amount_pln", "description"),
     ),

@@ -74,3 +74,30 @@ def case_id(texts: Sequence[str]) -> str | None:
 def states_reason(text: str) -> bool:
     """Whether the message gives a reason for a refund (which one is the model's to read)."""
     return _REASON.search(text.casefold()) is not None
+
+
+# The reasons the agent offers, by the names it offers them under (prompts.FIELD_NAMES): a
+# customer who answers with one is read exactly; any other wording is the model's to read.
+_NAMED_REASONS = {
+    "overcharge": re.compile(r"\bovercharg\w*|\bnadpłat\w*|\bnadplat\w*", re.IGNORECASE),
+    "service_outage": re.compile(r"\bservice outage\b|\boutage\b|\bawari\w*", re.IGNORECASE),
+    "within_cooling_off": re.compile(r"\bcooling[- ]off\b|\bodstąpieni\w*|\bodstapieni\w*",
+                                     re.IGNORECASE),
+}
+
+
+# "not an outage", "to nie awaria": a reason named to rule it out.
+_NEGATED = re.compile(r"(?:\bnot|\bnie|n't)\s+(?:\w+\s+)?$", re.IGNORECASE)
+
+
+def _names(pattern: re.Pattern[str], text: str) -> bool:
+    return any(not _NEGATED.search(text[: m.start()]) for m in pattern.finditer(text))
+
+
+def named_reason(texts: Sequence[str]) -> str | None:
+    """The refund reason the latest message that names one names, when it names only one."""
+    for text in reversed(texts):
+        named = {reason for reason, pattern in _NAMED_REASONS.items() if _names(pattern, text)}
+        if named:
+            return named.pop() if len(named) == 1 else None
+    return None
