@@ -15,6 +15,8 @@ from frontdesk import __version__
 from frontdesk.cli_ask import ask
 from frontdesk.cli_common import (
     AssistantOpt,
+    UserIdOpt,
+    check_user_id,
     console,
     fail,
     out,
@@ -123,13 +125,9 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
 def chat(
     assistant: AssistantOpt = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Resume a conversation.")] = None,
-    user_id: Annotated[
-        str | None,
-        typer.Option("--user-id", help="The customer the assistant acts for (telecom), e.g. u123."),
-    ] = None,
+    user_id: UserIdOpt = None,
 ) -> None:
     """Chat in the terminal; answers stream as they are written. Ctrl-D or /quit to leave."""
-    import re
 
     from rich.markup import escape
 
@@ -137,9 +135,7 @@ def chat(
 
     settings = settings_for(assistant)
     plugin_of(settings.assistant)
-    # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
-    if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
-        raise fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
+    check_user_id(user_id)
     thread_id = thread_id_of(thread)
 
     def tool_line(tool: dict) -> str:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +22,8 @@ import typer
 
 from frontdesk.cli_common import (
     AssistantOpt,
+    UserIdOpt,
+    check_user_id,
     console,
     fail,
     out,
@@ -96,10 +97,7 @@ def ask(
     assistant: AssistantOpt = None,
     thread: Annotated[str | None, typer.Option("--thread", help="Conversation id (UUID).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    user_id: Annotated[
-        str | None,
-        typer.Option("--user-id", help="The customer the assistant acts for (telecom), e.g. u123."),
-    ] = None,
+    user_id: UserIdOpt = None,
 ) -> None:
     """Ask one question and print the answer (exit 1 when the turn failed)."""
     settings = settings_for(assistant)
@@ -113,9 +111,7 @@ def ask(
         check_encodable(text)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    # As the API checks it (frontdesk.server.schemas.USER_ID_PATTERN).
-    if user_id is not None and not re.fullmatch(r"[A-Za-z0-9_.@-]{2,64}", user_id):
-        raise fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
+    check_user_id(user_id)
     thread_id = thread_id_of(thread)
     with logged_turn(settings.log_level) as errors:
         try:

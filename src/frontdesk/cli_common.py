@@ -4,6 +4,7 @@ assistant, clear failures, and a loaded service to work with."""
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from typing import Annotated
 
@@ -18,6 +19,18 @@ console = Console(stderr=True)
 out = Console(highlight=False, soft_wrap=True)
 
 AssistantOpt = Annotated[str | None, typer.Option("--assistant", "-a", help="Assistant name.")]
+UserIdOpt = Annotated[
+    str | None,
+    typer.Option("--user-id", help="The customer the assistant acts for, e.g. u123."),
+]
+
+
+def check_user_id(user_id: str | None) -> None:
+    """Refuse a --user-id the API would refuse (frontdesk.server.schemas.USER_ID_PATTERN)."""
+    from frontdesk.server.schemas import USER_ID_PATTERN
+
+    if user_id is not None and not re.fullmatch(USER_ID_PATTERN, user_id):
+        raise fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
 
 
 def settings_for(assistant: str | None = None) -> Settings:
