@@ -1,6 +1,6 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
-    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,users]
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,users,turns]
                              [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
@@ -18,6 +18,9 @@
 - users:     10 people asking the concierge at once with the real embedded model, real server:
              errors, p50/p95 time to first token and to `done` (benchmarks/concurrent_users.py;
              minutes on two cores, so not in the default set)
+- turns:     time per turn for each assistant with the real embedded model, p50/p95, 20
+             questions each from its labelled set (benchmarks/turns.py; about 20 minutes,
+             so not in the default set)
 Everything runs on this machine, offline, against 127.0.0.1 only.
 """
 
@@ -338,6 +341,10 @@ def main() -> None:
             from benchmarks.concurrent_users import run_users
 
             results["users"] = asyncio.run(run_users(users=10, rounds=1))
+        if "turns" in wanted:
+            from benchmarks.turns import ASSISTANTS, run_turns
+
+            results["turns"] = asyncio.run(run_turns(list(ASSISTANTS), 20))
     print(json.dumps(results, indent=2))
     # A partial run (--only) updates its own entries and keeps the others' last figures.
     previous = json.loads(args.out.read_text()) if args.out.exists() else {}
