@@ -37,3 +37,19 @@ def test_settings(tmp_path: Path) -> Settings:
         router_llm="never",
         _env_file=None,
     )
+
+
+@pytest.fixture
+def offline_cli_env(monkeypatch, tmp_path: Path):
+    """The environment a `frontdesk` command reads, made offline and fast: scripted model, hash
+    embeddings, conversations in SQLite under tmp_path (the cached settings are re-read)."""
+    from frontdesk.config import get_settings
+
+    monkeypatch.setenv("FRONTDESK_LLM_PROVIDER", "scripted")
+    monkeypatch.setenv("FRONTDESK_EMBEDDINGS_PROVIDER", "hash")
+    monkeypatch.setenv("FRONTDESK_CHECKPOINTER", "sqlite")
+    monkeypatch.setenv("FRONTDESK_ROUTER_LLM", "never")
+    monkeypatch.setenv("FRONTDESK_DATA_DIR", str(tmp_path / "data"))
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()

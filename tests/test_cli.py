@@ -15,16 +15,7 @@ from frontdesk.knowledge.loader import load_knowledge_file
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def offline_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("FRONTDESK_LLM_PROVIDER", "scripted")
-    monkeypatch.setenv("FRONTDESK_EMBEDDINGS_PROVIDER", "hash")
-    monkeypatch.setenv("FRONTDESK_CHECKPOINTER", "sqlite")
-    monkeypatch.setenv("FRONTDESK_ROUTER_LLM", "never")
-    monkeypatch.setenv("FRONTDESK_DATA_DIR", str(tmp_path / "data"))
-    get_settings.cache_clear()
-    yield
-    get_settings.cache_clear()
+pytestmark = pytest.mark.usefixtures("offline_cli_env")
 
 
 def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, small_kb):

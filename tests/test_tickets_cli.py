@@ -8,21 +8,11 @@ import pytest
 from typer.testing import CliRunner
 
 from frontdesk.cli import app
-from frontdesk.config import get_settings
 
 runner = CliRunner()
 
 
-@pytest.fixture(autouse=True)
-def offline_env(monkeypatch, tmp_path):
-    monkeypatch.setenv("FRONTDESK_LLM_PROVIDER", "scripted")
-    monkeypatch.setenv("FRONTDESK_EMBEDDINGS_PROVIDER", "hash")
-    monkeypatch.setenv("FRONTDESK_CHECKPOINTER", "sqlite")
-    monkeypatch.setenv("FRONTDESK_ROUTER_LLM", "never")
-    monkeypatch.setenv("FRONTDESK_DATA_DIR", str(tmp_path / "data"))
-    get_settings.cache_clear()
-    yield
-    get_settings.cache_clear()
+pytestmark = pytest.mark.usefixtures("offline_cli_env")
 
 
 def ask(thread: str, text: str) -> dict:

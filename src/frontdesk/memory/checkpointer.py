@@ -75,7 +75,9 @@ class ResilientSqliteSaver(AsyncSqliteSaver):
     async def aput(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
         save = super().aput
         try:
-            return await self._retry("save", lambda: save(config, checkpoint, metadata, new_versions))
+            return await self._retry(
+                "save", lambda: save(config, checkpoint, metadata, new_versions)
+            )
         except Exception:
             # Stateless fallback: the answer still reaches the guest; this turn is not saved.
             logger.exception(

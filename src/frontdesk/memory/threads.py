@@ -42,6 +42,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from frontdesk.memory.records import public_record
+
 Rating = Literal["up", "down"]
 TITLE_CHARS = 80
 
@@ -99,12 +101,7 @@ class ThreadInfo:
     updated_at: datetime
 
     def public(self) -> dict[str, str]:
-        return {
-            "assistant": self.assistant,
-            "thread_id": self.thread_id,
-            "title": self.title,
-            "updated_at": self.updated_at.isoformat(),
-        }
+        return public_record(self)
 
 
 @dataclass(frozen=True)
@@ -211,8 +208,9 @@ class ThreadStore:
     def feedback_counts_sync(self, comments: int = 10) -> list[FeedbackCount]:
         with Session(self.engine) as session:
             totals = session.execute(
-                select(FeedbackRow.assistant, FeedbackRow.rating, func.count())
-                .group_by(FeedbackRow.assistant, FeedbackRow.rating)
+                select(FeedbackRow.assistant, FeedbackRow.rating, func.count()).group_by(
+                    FeedbackRow.assistant, FeedbackRow.rating
+                )
             ).all()
             counts: dict[str, dict[str, int]] = {}
             for assistant, rating, count in totals:

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from frontdesk.memory.records import public_record
 from frontdesk.memory.threads import ThreadRow, _sqlite_pragmas
 
 Status = Literal["open", "answered", "closed"]
@@ -96,13 +97,7 @@ class TicketMessage:
     created_at: datetime
 
     def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "sender": self.sender,
-            "author": self.author,
-            "text": self.text,
-            "created_at": self.created_at.isoformat(),
-        }
+        return public_record(self)
 
 
 @dataclass(frozen=True)
@@ -123,18 +118,7 @@ class Ticket:
         return self.status in ACTIVE
 
     def public(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "assistant": self.assistant,
-            "thread_key": self.thread_key,
-            "owner": self.owner,
-            "status": self.status,
-            "transcript": self.transcript,
-            "messages": [m.public() for m in self.messages],
-            "closed_by": self.closed_by,
-            "created_at": self.created_at.isoformat(),
-            "updated_at": self.updated_at.isoformat(),
-        }
+        return public_record(self)
 
 
 class TicketStore:
