@@ -59,6 +59,14 @@ def test_checkout_time_from_the_item_that_states_it():
     assert "Check-out is at 11:00 AM" in found.text
 
 
+def test_checkout_time_is_the_standard_one_when_late_checkout_ranks_first():
+    retrieved = ["Early Check-In and Late Check-Out", "Check-In and Check-Out Policy"]
+    found = answer("whens checkout", retrieved=retrieved)
+    assert found.text.startswith("Check-out is at 11:00 AM")
+    late = answer("can i check out late?", retrieved=list(reversed(retrieved)))
+    assert late.text.startswith("Check-out: Late check-out until 1:00 PM on request")
+
+
 def test_a_policy_answer_keeps_its_negation():
     found = answer("can i pay with a credit card at the blackjack tables?",
                    retrieved=["Accepted payment at tables", "Table Games"])

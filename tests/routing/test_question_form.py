@@ -69,7 +69,8 @@ def test_other_questions_do_not_ask_whether_there_is_one(text):
 @pytest.mark.parametrize(
     "text",
     ["do you have craps tables", "is there baccarat here?", "does momentum ascend get free valet",
-     "do leap members get a discount"],
+     "do leap members get a discount", "who runs the sportsbook here",
+     "where is the poker room"],
 )
 def test_asking_whether_a_game_or_perk_is_offered(text):
     assert asks_whether_offered(text)
@@ -78,7 +79,9 @@ def test_asking_whether_a_game_or_perk_is_offered(text):
 @pytest.mark.parametrize(
     "text",
     ["is there a way to win at slots", "do you have tips to beat blackjack",
-     "which slot machine pays best", "does craps have the best odds", "book me a table"],
+     "which slot machine pays best", "does craps have the best odds", "book me a table",
+     "where are the loose slots", "who has the best odds on the patriots game",
+     "how do i double my money tonight"],
 )
 def test_advice_is_not_a_question_about_what_is_offered(text):
     assert not asks_whether_offered(text)

@@ -49,14 +49,24 @@ _ADVICE_WORDS = frozenset({
 })
 
 
+# Who runs a game, where it is: questions about the place. Not "how" or "which" or "when",
+# which open advice as often ("how do i double my money", "when is a slot due to hit").
+_PLACE_QUESTION_WORDS = frozenset({"who", "whos", "where", "wheres"})
+
+
 def asks_whether_offered(text: str) -> bool:
     """Whether `text` asks if a game or perk is there ("do you have craps tables", "does
-    ascend get free valet") without asking how to play or win."""
+    ascend get free valet"), or who runs it and where it is ("who runs the sportsbook"),
+    without asking how to play or win."""
     words = _words(text)
     if _ADVICE_WORDS.intersection(words):
         return False
     return asks_whether_exists(text) or bool(
-        words and words[0] in ("do", "does") and "get" in words[:5]
+        words
+        and (
+            (words[0] in ("do", "does") and "get" in words[:5])
+            or words[0] in _PLACE_QUESTION_WORDS
+        )
     )
 
 

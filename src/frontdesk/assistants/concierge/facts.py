@@ -331,6 +331,14 @@ def work_out(
     )
     if field in ("check_in", "check_out") and not any(i.fields.get(field) for i in subjects):
         subjects = [i for i in ranked if i.fields.get(field)]
+    if field in ("check_in", "check_out"):
+        # "When's checkout?" asks the standard time, "can I check out late?" the exception:
+        # the item whose value is a clock time comes first unless early or late is asked.
+        exception_asked = bool(re.search(r"\b(early|late|later|earlier)\b", question.casefold()))
+        subjects = sorted(
+            subjects,
+            key=lambda i: bool(re.match(r"\d", i.fields.get(field, ""))) == exception_asked,
+        )
     if field == "phone" and not named:
         # Only a venue the guest named: "what number do I call to book a room" is about the
         # hotel's line, not the phone of whichever room ranked first.
