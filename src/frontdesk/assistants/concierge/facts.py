@@ -329,9 +329,15 @@ def work_out(
     days = asked_days(question, current_time) or (
         asked_days(previous, current_time) if previous else []
     )
-    if field in ("check_in", "check_out") and not any(i.fields.get(field) for i in subjects):
-        subjects = [i for i in ranked if i.fields.get(field)]
     if field in ("check_in", "check_out"):
+        # The named or retrieved items that state it, then the others: a short search can
+        # return the late check-out item alone, and the standard time must still be found.
+        # Among the others, the one named for check-in/out before the towers that list it.
+        if not any(i.fields.get(field) for i in subjects):
+            subjects = [i for i in ranked if i.fields.get(field)]
+        stating = [i for i in items if i.fields.get(field) and i not in subjects]
+        stating.sort(key=lambda i: "check" not in i.name.casefold())
+        subjects = [*subjects, *stating]
         # "When's checkout?" asks the standard time, "can I check out late?" the exception:
         # the item whose value is a clock time comes first unless early or late is asked.
         exception_asked = bool(re.search(r"\b(early|late|later|earlier)\b", question.casefold()))
