@@ -40,6 +40,9 @@ def test_an_answer_continues_the_pending_request(reply):
     "wifi slow",  # short, but a technical matter
     "Why is my internet so slow in the evenings, is it because of the router?",
     "Can you tell me something about the weather in Warsaw this weekend please?",
+    "jaki jest status mojego zgłoszenia?",  # short, but a new question
+    "what's the status of my case?",
+    "czy mam jakieś zaległe faktury?",
 ])
 def test_another_matter_is_routed_as_usual(reply):
     assert not continues_pending_request(PENDING_REFUND, reply)

@@ -57,6 +57,14 @@ CONTINUATION = "continuation"  # the route method of an answer to the billing ag
 # A reply this short, while the billing agent waits for an answer, is that answer ("ok",
 # "It's u123", "yes, that one") unless it is about a technical matter.
 CONTINUATION_WORDS = 6
+# Words that open a question, English and Polish: a short message opening with one asks
+# something new ("jaki jest status mojego zgłoszenia?") unless it carries a value asked for.
+QUESTION_OPENERS = frozenset({
+    "what", "whats", "when", "where", "which", "who", "why", "how", "can", "could", "do",
+    "does", "is", "are", "will",
+    "co", "jaki", "jaka", "jakie", "jakiego", "kiedy", "gdzie", "czy", "dlaczego", "czemu",
+    "ile", "jak", "który", "która", "które",
+})
 
 # Stems of technical and billing words, English and Polish: the fallback agent's route hints
 # (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
@@ -153,7 +161,9 @@ def continues_pending_request(pending: Mapping[str, Any] | None, text: str) -> b
     asked_reason = "reason" in (pending.get("missing") or ())
     if asked_reason and extract.states_reason(text) and "?" not in text:
         return True
-    words = re.findall(r"\w+", text)
+    words = re.findall(r"\w+", text.casefold())
+    if words and words[0] in QUESTION_OPENERS:
+        return False  # "what is the status of my case?" is a new question, not the answer
     return len(words) <= CONTINUATION_WORDS and route_hint(text) != "technical"
 
 
