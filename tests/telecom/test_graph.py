@@ -196,6 +196,19 @@ async def test_twice_ungrounded_gives_the_context_sentences_instead():
     assert "80 MHz" in text and text.startswith("Here is what the knowledge base says")
 
 
+async def test_an_answer_that_repeats_the_question_is_asked_again():
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    question = "Dioda PON miga na czerwono, co robić?"
+    llm = ScriptedChatModel(script=[question, "Sprawdź kabel światłowodowy."])
+    text = await technical.grounded_answer(llm, "sys", "q", CONTEXT, "pl", question=question)
+    assert text == "Sprawdź kabel światłowodowy."
+    assert "repeated the customer's question" in llm.calls[1][-1].content
+    twice = ScriptedChatModel(script=[question, "Dioda PON miga na czerwono. Co robić?"])
+    text = await technical.grounded_answer(twice, "sys", "q", CONTEXT, "pl", question=question)
+    assert text.startswith("Nie udało mi się przygotować rzetelnej odpowiedzi")
+
+
 async def test_a_grounded_answer_is_kept_with_one_call():
     from frontdesk.llm.scripted import ScriptedChatModel
 

@@ -8,6 +8,7 @@ closed (an answer that already failed once is not waved through).
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 PASS: Literal["PASS"] = "PASS"
@@ -21,7 +22,11 @@ def validation_outcome(passed: bool, retry_count: int, reason: str = "") -> dict
     if passed:
         return {"validation_result": PASS, "retry_feedback": None}
     if retry_count < MAX_RETRIES:
-        return {"validation_result": RETRY, "retry_count": retry_count + 1, "retry_feedback": reason}
+        return {
+            "validation_result": RETRY,
+            "retry_count": retry_count + 1,
+            "retry_feedback": reason,
+        }
     return {"validation_result": FAIL, "retry_feedback": reason}
 
 
@@ -30,3 +35,17 @@ def validator_error_outcome(retry_count: int, error: str) -> dict[str, Any]:
     if retry_count == 0:
         return {"validation_result": PASS, "retry_feedback": None}
     return {"validation_result": FAIL, "retry_feedback": f"validator unavailable on retry: {error}"}
+
+
+def restates_question(answer: str, question: str) -> bool:
+    """Whether `answer` only repeats `question` back: nearly every word of it is the
+    question's, and it carries most of them. A small model does this with a question in a
+    language it reads poorly ("Dioda PON miga na czerwono, co robić?" answered with itself);
+    it states no specific, so the grounding check alone waves it through."""
+    said = re.findall(r"\w+", answer.casefold())
+    asked = re.findall(r"\w+", question.casefold())
+    if not said or not asked:
+        return False
+    new_words = [w for w in said if w not in set(asked)]
+    shared = set(said) & set(asked)
+    return len(new_words) <= len(said) // 10 and len(shared) >= 0.6 * len(set(asked))

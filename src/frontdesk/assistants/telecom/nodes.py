@@ -234,7 +234,12 @@ async def technical_answer(
     # billing reply, a previous answer) into this one.
     try:
         text = await grounded_answer(
-            ctx.llm, system, turn, [hit["content"] for hit in kept], language
+            ctx.llm,
+            system,
+            turn,
+            [hit["content"] for hit in kept],
+            language,
+            question=latest_question(messages),
         )
     except Exception:
         logger.exception("technical answer failed")

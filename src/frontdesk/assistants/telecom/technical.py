@@ -21,22 +21,30 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import human_texts, message_text
+from frontdesk.agentkit.validation import restates_question
 from frontdesk.assistants.telecom import prompts
 from frontdesk.knowledge.mmr import citation_of
 
+ECHO_FEEDBACK = "It only repeated the customer's question instead of answering it."
+
 
 async def grounded_answer(
-    llm, system: str, turn: str, context: list[str], language: str
+    llm, system: str, turn: str, context: list[str], language: str, question: str = ""
 ) -> str:
-    """The model's answer to `turn`, retried once when it states what `context` does not."""
+    """The model's answer to `turn`, retried once when it states what `context` does not or
+    only repeats the customer's `question` back."""
     reply = await llm.ainvoke([SystemMessage(content=system), HumanMessage(content=turn)])
     text = message_text(reply).strip()
     report = check_grounding(text, context)
-    if not text or report.grounded:
+    echoed = restates_question(text, question)
+    if not text or (report.grounded and not echoed):
         return text
-    retry = f"{turn}\n\n" + render(prompts.RETRY_FEEDBACK, feedback=report.feedback())
+    feedback = ECHO_FEEDBACK if echoed else report.feedback()
+    retry = f"{turn}\n\n" + render(prompts.RETRY_FEEDBACK, feedback=feedback)
     reply = await llm.ainvoke([SystemMessage(content=system), HumanMessage(content=retry)])
     second = message_text(reply).strip()
+    if restates_question(second, question):
+        return render(prompts.NOT_RELIABLE[language])
     again = check_grounding(second, context)
     if second and again.grounded:
         return second
