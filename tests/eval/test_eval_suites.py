@@ -68,6 +68,21 @@ def test_retrieval_metrics_match_hand_computation(clock) -> None:
     assert helipad["missed"] == ["Helipad"] and helipad["first_relevant_rank"] is None
 
 
+def test_retrieval_figures_per_language_of_the_query() -> None:
+    rankings = {
+        "late checkout": ["Late checkout"],
+        "późne wymeldowanie proszę": ["Pool", "Late checkout"],
+    }
+
+    def search(query: str, top_k: int) -> list[dict]:
+        return [{"content": "x", "metadata": {"item_name": n}} for n in rankings[query]]
+
+    cases = [RetrievalCase(q, ("Late checkout",), line=i) for i, q in enumerate(rankings, 1)]
+    figures = run_retrieval(cases, search, show_progress=False).metrics["per_language"]
+    assert figures["en"] == {"queries": 1, "recall@1": 1.0, "recall@5": 1.0, "mrr": 1.0}
+    assert figures["pl"] == {"queries": 1, "recall@1": 0.0, "recall@5": 1.0, "mrr": 0.5}
+
+
 def test_retrieval_accepts_langchain_documents() -> None:
     def search(query: str, top_k: int) -> list[Document]:
         return [Document(page_content="x", metadata={"item_name": n}) for n in RANKINGS[query]]

@@ -152,6 +152,7 @@ def run_retrieval(
             row: dict[str, Any] = {
                 "line": case.line,
                 "query": case.query,
+                "language": detect_language(case.query),
                 "relevant": list(case.relevant),
                 "retrieved": top,
                 "first_relevant_rank": m.first_relevant_rank(ranked, case.relevant),
@@ -173,7 +174,17 @@ def run_retrieval(
     metrics["latency_p50_ms"] = _ms(m.percentile(latencies, 50))
     metrics["latency_p99_ms"] = _ms(m.percentile(latencies, 99))
     metrics["duration_s"] = clock() - started
+    metrics["per_language"] = per_language(details, _retrieval_figures)
     return SuiteResult("retrieval", metrics, details)
+
+
+def _retrieval_figures(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "queries": len(rows),
+        "recall@1": m.mean([d["recall@1"] for d in rows]),
+        "recall@5": m.mean([d["recall@5"] for d in rows]),
+        "mrr": m.mean([d["reciprocal_rank"] for d in rows]),
+    }
 
 
 # --- routing -------------------------------------------------------------------------------
