@@ -28,6 +28,10 @@ def test_a_repeated_question_is_caught(answer, question):
     [
         ("Yes.", "Is the LOS LED off in normal operation?"),
         (
+            "The Network LED on the 5G Box is green when it is connected to LTE.",
+            "What colour is the Network LED on the 5G Box when it is connected to LTE?",
+        ),
+        (
             "The PON LED blinking red means the fibre signal is lost; check the cable.",
             "What does a blinking red PON LED mean?",
         ),

@@ -38,8 +38,9 @@ def validator_error_outcome(retry_count: int, error: str) -> dict[str, Any]:
 
 
 def restates_question(answer: str, question: str) -> bool:
-    """Whether `answer` only repeats `question` back: nearly every word of it is the
-    question's, and it carries most of them. A small model does this with a question in a
+    """Whether `answer` only repeats `question` back: every word of it is the question's,
+    and it carries most of them. One new word may be the answer itself ("the Network LED is
+    green when ..."), so none is allowed. A small model does this with a question in a
     language it reads poorly ("Dioda PON miga na czerwono, co robić?" answered with itself);
     it states no specific, so the grounding check alone waves it through."""
     said = re.findall(r"\w+", answer.casefold())
@@ -48,4 +49,4 @@ def restates_question(answer: str, question: str) -> bool:
         return False
     new_words = [w for w in said if w not in set(asked)]
     shared = set(said) & set(asked)
-    return len(new_words) <= len(said) // 10 and len(shared) >= 0.6 * len(set(asked))
+    return not new_words and len(shared) >= 0.6 * len(set(asked))
