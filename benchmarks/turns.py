@@ -22,19 +22,12 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from statistics import quantiles
+
+from benchmarks.run import pct
 
 # Each assistant's questions come from the set it is measured on; the first file found is used.
 QUESTION_SETS = ("answers.jsonl", "sql.jsonl")
 ASSISTANTS = ("concierge", "telecom", "analyst")
-
-
-def _pct(values: list[float], q: int) -> float | None:
-    if not values:
-        return None
-    if len(values) == 1:
-        return values[0]
-    return quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def sample_questions(eval_dir: Path, count: int) -> list[str]:
@@ -80,8 +73,8 @@ async def time_assistant(name: str, data_dir: Path, count: int, models) -> dict:
         await service.aclose()
     return {
         "turns": len(questions),
-        "p50_s": round(_pct(timings, 50) or 0, 1),
-        "p95_s": round(_pct(timings, 95) or 0, 1),
+        "p50_s": round(pct(timings, 50), 1) if timings else None,
+        "p95_s": round(pct(timings, 95), 1) if timings else None,
         "max_s": round(max(timings, default=0), 1),
         "out_of_time": out_of_time,
         "errors": errors,
