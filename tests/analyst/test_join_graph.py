@@ -115,6 +115,20 @@ def test_inference_on_any_naming_style():
     assert len(rels) == 3
 
 
+def test_a_database_without_declared_keys_still_gets_joins():
+    # No primary keys, no unique columns: exported and benchmark databases often look so.
+    tables = {
+        "dept": TableInfo(["deptId", "name"]),
+        "employee": TableInfo(["employee_id", "name", "deptId"]),
+        "category": TableInfo(["name", "parentCategoryId"]),  # no key at all: crashed before
+        "visit": TableInfo(["id", "employee_id", "day"]),
+    }
+    rels = _by_name(infer_relationships(tables))
+    assert "employee.deptId -> dept.deptId" in rels
+    assert "visit.employee_id -> employee.employee_id" in rels
+    assert not any(k.startswith("category.") for k in rels)
+
+
 def test_manual_overrides_add_remove_hide(db, tmp_path):
     manual = tmp_path / "join_graph_manual.json"
     manual.write_text(

@@ -240,3 +240,15 @@ def test_validation_accepts_valid_joins_on_a_130_table_catalog():
     stats = benchmark_validation(big, queries, n=40, dialect="mysql", secure_map=SECURE)
     assert stats["invalid_results"] == 0
     assert stats["tables_in_catalog"] >= 130
+
+
+def test_a_condition_comparing_a_column_with_itself_is_refused(catalog):
+    sql = "SELECT c.name, COUNT(*) FROM customer c JOIN workOrder w ON c.id = c.id GROUP BY c.name"
+    checked = validate(sql, catalog, "sqlite")
+    assert not checked.ok
+    assert any("compares a column with itself" in e and "c.id = c.id" in e for e in checked.errors)
+    assert any(
+        "compares a column with itself" in e for e in schema_errors(sql, catalog, dialect="sqlite")
+    )
+    right = "SELECT c.name FROM customer c JOIN workOrder w ON w.customerId = c.id"
+    assert validate(right, catalog, "sqlite").ok

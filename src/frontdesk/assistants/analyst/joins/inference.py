@@ -48,10 +48,19 @@ def _variants(word: str) -> set[str]:
     return out - {word, ""}
 
 
-def key_column(info: TableInfo) -> str | None:
-    """The column other tables point at: a unique `id`, else the single-column primary key."""
+def key_column(info: TableInfo, table: str = "") -> str | None:
+    """The column other tables point at: a unique `id`, else the single-column primary key.
+
+    A database that declares no keys (common in exported and benchmark databases) still
+    names them: a column `id`, else one spelled `<table>Id` / `<table>_id` in that table."""
     ids = [c for c in info.unique_columns if c.lower() == "id"]
-    return ids[0] if ids else (info.primary_key[0] if len(info.primary_key) == 1 else None)
+    if ids or len(info.primary_key) == 1:
+        return ids[0] if ids else info.primary_key[0]
+    if info.unique_columns or info.primary_key:
+        return None  # declared keys that are not a single column: no guessing past them
+    own = {"id", "".join(split_name(table)) + "id"} if table else {"id"}
+    named = [c for c in info.columns if "".join(split_name(c)) in own]
+    return named[0] if named else None
 
 
 def _same_style(table: str, column: str) -> bool:
@@ -88,7 +97,7 @@ def infer_relationships(
     by_words: dict[str, list[str]] = {}  # "workorder" -> ["workOrder"]
     by_key: dict[str, list[str]] = {}  # "artistid" -> ["Artist"] for distinctive keys
     for name, info in tables.items():
-        key = key_column(info)
+        key = key_column(info, name)
         if key is None:
             continue
         by_words.setdefault("".join(split_name(name)), []).append(name)
@@ -115,7 +124,7 @@ def infer_relationships(
 
     found: list[Relationship] = []
     for source, info in tables.items():
-        own_key = {key_column(info), *info.primary_key}
+        own_key = {key_column(info, source), *info.primary_key}
         for column in info.columns:
             words = split_name(column)
             if len(words) < 2 or words[-1] != "id" or (source, column) in covered:
@@ -126,7 +135,7 @@ def infer_relationships(
                 # A table's own key points elsewhere only to a table it names (1:1 extension:
                 # `employee_detail.EmployeeID`), not to every table sharing its key's name.
                 if t != source and (column not in own_key or t in named):
-                    strong = key_column(tables[t]).lower() == column.lower()  # type: ignore[union-attr]
+                    strong = key_column(tables[t], t).lower() == column.lower()  # type: ignore[union-attr]
                     hits[t] = max(hits.get(t, 0.0), PK_NAME_MATCH if strong else NAME_EXACT)
             # Shorter stems are role prefixes; a table's own key never gets one (`workOrderId`
             # in `workOrder` does not point at `order`).
@@ -143,8 +152,9 @@ def infer_relationships(
             winners = [t for t in winners if t in named] or winners
             conf = best - AMBIGUITY_PENALTY if len(winners) > 1 else best
             for target in winners:
-                to_column = key_column(tables[target])
-                assert to_column is not None
+                to_column = key_column(tables[target], target)
+                if to_column is None:  # a weak hint at a table with no key to point at
+                    continue
                 ends = (source, column, target, to_column)
                 card = cardinality(tables, *ends)
                 rel = Relationship(*ends, "inferred", round(conf, 4), card)

@@ -163,7 +163,27 @@ def _schema_check(
     views_to_logical = {view.lower(): logical for logical, view in secure_map.items()}
     table_of, tables, errors = _resolve_tables(checked, catalog, views_to_logical)
     errors.extend(check_columns(checked.expression, catalog, table_of, max_columns=max_columns))
+    errors.extend(self_comparisons(checked.expression))
     return tables, errors
+
+
+def self_comparisons(tree: exp.Expression) -> list[str]:
+    """Conditions that compare a column with itself (``d.did = d.did``). Always true, such a
+    join condition silently joins every row with every row, and the answer looks plausible."""
+    errors = []
+    for node in tree.find_all(exp.EQ, exp.NullSafeEQ):
+        left, right = node.left, node.right
+        if (
+            isinstance(left, exp.Column)
+            and isinstance(right, exp.Column)
+            and left.sql().casefold() == right.sql().casefold()
+        ):
+            errors.append(
+                f"The condition {node.sql()} compares a column with itself, so it is always "
+                "true and joins every row with every row; compare it with the matching column "
+                "of the other table."
+            )
+    return errors
 
 
 def _finish(checked: Checked, secure_map: Mapping[str, str], max_rows: int) -> str:
