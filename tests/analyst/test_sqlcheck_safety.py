@@ -248,6 +248,20 @@ def test_every_sqlite_date_part_computes_what_mysql_would_at_any_depth():
     assert rows == [(2024, 3, 5, 5, 2024, 3, 5)]
 
 
+def test_mysql_clock_and_date_arithmetic_run_on_sqlite():
+    on_sqlite = final(
+        "SELECT CURDATE() = CURRENT_DATE, NOW() = CURRENT_TIMESTAMP, "
+        "DATE_SUB('2024-03-05', INTERVAL 7 DAY), DATE_ADD('2024-01-15', INTERVAL 1 MONTH), "
+        "DATE_SUB('2024-03-05', INTERVAL 2 YEAR)",
+        "sqlite",
+    )
+    assert "CURDATE" not in on_sqlite and "NOW(" not in on_sqlite and "INTERVAL" not in on_sqlite
+    rows = sqlite3.connect(":memory:").execute(on_sqlite).fetchall()
+    assert rows == [(1, 1, "2024-02-27", "2024-02-15", "2022-03-05")]
+    # MySQL keeps its own spelling.
+    assert "DATE_SUB(" in final("SELECT DATE_SUB(CURDATE(), INTERVAL 7 DAY)", "mysql")
+
+
 @pytest.mark.parametrize(
     ("sql", "dialect", "feature"),
     [

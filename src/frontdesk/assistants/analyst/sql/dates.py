@@ -1,10 +1,11 @@
-"""MySQL date-part functions rewritten for SQLite, which has none of them.
+"""MySQL date functions rewritten for SQLite, which has none of them.
 
 The model writes ``YEAR(x)``, ``MONTH(x)``, ``DAY(x)`` (and ``DAYOFMONTH``, ``EXTRACT(YEAR
 FROM x)``) whatever the target; SQLite answers "no such function: YEAR" or a syntax error, and
 sqlglot's SQLite generator passes them through unchanged. The SQLite spelling is
 ``CAST(STRFTIME('%Y', x) AS INTEGER)``: an integer like MySQL's, so ``YEAR(d) = 2024`` still
-compares numbers. Applied when rendering every SQLite query (``sql.rewrite.render``), so the
+compares numbers. ``CURDATE()`` and ``NOW()`` become ``CURRENT_DATE`` and ``CURRENT_TIMESTAMP``,
+``DATE_SUB(x, INTERVAL 7 DAY)`` becomes ``DATE(x, '-7 days')``. Applied when rendering every SQLite query (``sql.rewrite.render``), so the
 model's MySQL spelling never fails first; its own module because it needs no schema.
 """
 
@@ -28,7 +29,43 @@ def _strftime(value: exp.Expression, fmt: str) -> exp.Expression:
     )
 
 
+# MySQL's clock functions, read by the SQLite parser as unknown calls: SQLite has the SQL
+# standard's keywords instead.
+_CLOCK_CALLS: dict[str, type[exp.Expression]] = {
+    "CURDATE": exp.CurrentDate,
+    "CURRENT_DATE": exp.CurrentDate,
+    "NOW": exp.CurrentTimestamp,
+    "CURRENT_TIMESTAMP": exp.CurrentTimestamp,
+    "SYSDATE": exp.CurrentTimestamp,
+}
+# DATE_ADD / DATE_SUB units SQLite's date() modifiers name ('-7 days').
+_MODIFIER_UNITS = {"DAY": "days", "MONTH": "months", "YEAR": "years"}
+
+
+def _date_shift(node: exp.DateAdd | exp.DateSub) -> exp.Expression | None:
+    """DATE_SUB(x, INTERVAL 7 DAY) as DATE(x, '-7 days'), for a whole number of days, months
+    or years; anything else is left for the database to refuse."""
+    amount, unit = node.expression, node.args.get("unit")
+    if isinstance(amount, exp.Interval):  # the SQLite parser's reading: INTERVAL '7' DAY
+        amount, unit = amount.this, amount.args.get("unit")
+    unit_name = unit.name.upper() if isinstance(unit, (exp.Var, exp.Identifier)) else ""
+    if not isinstance(amount, exp.Literal) or unit_name not in _MODIFIER_UNITS:
+        return None
+    try:
+        count = int(amount.name)
+    except ValueError:
+        return None
+    sign = -count if isinstance(node, exp.DateSub) else count
+    modifier = exp.Literal.string(f"{sign:+d} {_MODIFIER_UNITS[unit_name]}")
+    return exp.Anonymous(this="DATE", expressions=[node.this, modifier])
+
+
 def _replacement(node: exp.Expression) -> exp.Expression | None:
+    clock = _CLOCK_CALLS.get(node.name.upper()) if isinstance(node, exp.Anonymous) else None
+    if clock is not None and not node.expressions:
+        return clock()
+    if isinstance(node, (exp.DateAdd, exp.DateSub)):
+        return _date_shift(node)
     fmt = _FORMATS.get(type(node))
     if fmt is not None and isinstance(node.this, exp.Expression):
         return _strftime(node.this, fmt)
