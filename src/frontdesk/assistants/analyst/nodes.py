@@ -33,6 +33,8 @@ RAG_ANSWER = "rag_answer"
 GENERAL_ANSWER = "general_answer"
 FINALIZE = "finalize"
 ROUTE_NODES = {"sql": SQL_AGENT, "rag": RAG_RETRIEVE, "general": GENERAL_ANSWER}
+# How much of the best manual passage is shown when the model could not answer from it.
+EXCERPT_CHARS = 600
 
 # "delete all cancelled work orders", "please update technician 5's phone": a request to change
 # data is refused before any SQL is written (the SQL checks would refuse it anyway).
@@ -142,16 +144,32 @@ async def rag_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dic
         blocks.append(block)
         used += len(block)
     turn = render(prompts.RAG_TURN, context="\n\n".join(blocks), question=state.get("question"))
-    reply = await ctx.llm.ainvoke(
-        [SystemMessage(content=prompts.RAG_SYSTEM), HumanMessage(content=turn)]
-    )
+    try:
+        reply = await ctx.llm.ainvoke(
+            [SystemMessage(content=prompts.RAG_SYSTEM), HumanMessage(content=turn)]
+        )
+    except Exception:  # the turn falls back; its own time limit (a cancellation) still applies
+        logger.exception("the manual answer failed; answering with the manual's passage")
+        best = (state.get("rag_sources") or [{}])[0].get("content", "")
+        excerpt = (
+            best[:EXCERPT_CHARS].rsplit(" ", 1)[0] + "…" if len(best) > EXCERPT_CHARS else best
+        )
+        return {
+            "rag_result": render(prompts.MANUAL_EXCERPT, excerpt=excerpt)
+            if excerpt
+            else prompts.MODEL_UNAVAILABLE
+        }
     return {"rag_result": message_text(reply).strip() or prompts.NO_MANUAL}
 
 
 async def general_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     ctx = runtime.context
     window = recent_messages(state.get("messages", []), ctx.max_conversation_messages)
-    reply = await ctx.llm.ainvoke([SystemMessage(content=prompts.GENERAL_SYSTEM), *window])
+    try:
+        reply = await ctx.llm.ainvoke([SystemMessage(content=prompts.GENERAL_SYSTEM), *window])
+    except Exception:  # as in rag_answer
+        logger.exception("the general answer failed")
+        return {"general_result": prompts.MODEL_UNAVAILABLE}
     return {"general_result": message_text(reply).strip()}
 
 

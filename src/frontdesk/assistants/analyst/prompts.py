@@ -146,3 +146,13 @@ GUARDED = (
     "I can't help with that request. I answer questions about the company's data and how to "
     "use CrewOS, and I only ever read data."
 )
+
+# The chat model failed (timed out, crashed) while writing a manual or general answer.
+MODEL_UNAVAILABLE = (
+    "I could not write an answer just now: the language model did not respond. Please try "
+    "again in a moment; questions about the data may still work."
+)
+MANUAL_EXCERPT = (
+    "The language model did not respond, so here is the most relevant part of the manual:\n\n"
+    "$excerpt"
+)
