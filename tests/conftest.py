@@ -53,3 +53,21 @@ def offline_cli_env(monkeypatch, tmp_path: Path):
     get_settings.cache_clear()
     yield
     get_settings.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def real_model_settings():
+    """`make(data_dir, **values)`: settings for a test of the installed embedded models, all
+    else under `data_dir`, routed by the classifier alone (no LLM router), no .env file."""
+    from frontdesk.config import get_settings
+
+    def make(data_dir: Path, **values) -> Settings:
+        return Settings(
+            data_dir=data_dir,
+            models_dir=get_settings().models_dir,
+            router_llm="never",
+            _env_file=None,
+            **values,
+        )
+
+    return make

@@ -9,21 +9,15 @@ import uuid
 import pytest
 
 from frontdesk.assistants.analyst.service import build_service
-from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
 pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(
-        data_dir=tmp_path_factory.mktemp("analyst-e2e"),
-        models_dir=get_settings().models_dir,
-        checkpointer="sqlite",
-        router_llm="never",
-        llm_timeout_s=300,
-        _env_file=None,
+def settings(tmp_path_factory, real_model_settings):
+    return real_model_settings(
+        tmp_path_factory.mktemp("analyst-e2e"), checkpointer="sqlite", llm_timeout_s=300
     )
 
 

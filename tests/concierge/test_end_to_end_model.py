@@ -8,21 +8,14 @@ import pytest
 
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.assistants.concierge.service import build_service
-from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
 pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(
-        data_dir=tmp_path_factory.mktemp("e2e"),
-        models_dir=get_settings().models_dir,  # the installed models; all else in a temp dir
-        checkpointer="sqlite",
-        router_llm="never",
-        _env_file=None,
-    )
+def settings(tmp_path_factory, real_model_settings):
+    return real_model_settings(tmp_path_factory.mktemp("e2e"), checkpointer="sqlite")
 
 
 async def test_two_questions_through_the_graph_with_the_embedded_model(settings):
@@ -70,14 +63,11 @@ async def test_two_questions_through_the_graph_with_the_embedded_model(settings)
 
 
 @pytest.fixture(scope="module")
-def clocked_settings(tmp_path_factory):
-    return Settings(
-        data_dir=tmp_path_factory.mktemp("e2e-clock"),
-        models_dir=get_settings().models_dir,
+def clocked_settings(tmp_path_factory, real_model_settings):
+    return real_model_settings(
+        tmp_path_factory.mktemp("e2e-clock"),
         checkpointer="memory",
-        router_llm="never",
         clock="2026-11-24T18:30:00-05:00",  # a Tuesday evening
-        _env_file=None,
     )
 
 

@@ -12,23 +12,17 @@ import pytest
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.service import build_service
 from frontdesk.assistants.telecom.settings import TelecomSettings
-from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
 pytestmark = pytest.mark.model
 
 
 @pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(
-        data_dir=tmp_path_factory.mktemp("telecom-e2e"),
-        models_dir=get_settings().models_dir,
-        checkpointer="sqlite",
-        router_llm="never",
-        # A technical turn reads about 2,000 prompt tokens, twice when the grounding check
-        # asks again; on two busy cores that can pass the 60 s default.
-        llm_timeout_s=300,
-        _env_file=None,
+def settings(tmp_path_factory, real_model_settings):
+    # A technical turn reads about 2,000 prompt tokens, twice when the grounding check asks
+    # again; on two busy cores that can pass the 60 s default.
+    return real_model_settings(
+        tmp_path_factory.mktemp("telecom-e2e"), checkpointer="sqlite", llm_timeout_s=300
     )
 
 

@@ -18,7 +18,6 @@ import pytest
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.service import build_service
 from frontdesk.assistants.telecom.settings import TelecomSettings
-from frontdesk.config import Settings, get_settings
 from frontdesk.runtime import Models
 
 pytestmark = pytest.mark.model
@@ -48,14 +47,9 @@ ANSWERS = {
 
 
 @pytest.fixture(scope="module")
-def settings(tmp_path_factory):
-    return Settings(
-        data_dir=tmp_path_factory.mktemp("telecom-refunds"),
-        models_dir=get_settings().models_dir,
-        checkpointer="memory",
-        router_llm="never",
-        llm_timeout_s=300,
-        _env_file=None,
+def settings(tmp_path_factory, real_model_settings):
+    return real_model_settings(
+        tmp_path_factory.mktemp("telecom-refunds"), checkpointer="memory", llm_timeout_s=300
     )
 
 

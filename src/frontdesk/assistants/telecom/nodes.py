@@ -36,6 +36,7 @@ from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.handoff import asks_for_person
 from frontdesk.routing.keywords import KeywordCounts
+from frontdesk.routing.question_form import QUESTION_WORDS
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
 
 logger = logging.getLogger(__name__)
@@ -59,12 +60,11 @@ CONTINUATION = "continuation"  # the route method of an answer to the billing ag
 CONTINUATION_WORDS = 6
 # Words that open a question, English and Polish: a short message opening with one asks
 # something new ("jaki jest status mojego zgłoszenia?") unless it carries a value asked for.
-QUESTION_OPENERS = frozenset({
-    "what", "whats", "when", "where", "which", "who", "why", "how", "can", "could", "do",
-    "does", "is", "are", "will",
+QUESTION_OPENERS = QUESTION_WORDS | {
+    "can", "could", "do", "does", "is", "are", "will",
     "co", "jaki", "jaka", "jakie", "jakiego", "kiedy", "gdzie", "czy", "dlaczego", "czemu",
     "ile", "jak", "który", "która", "które",
-})
+}  # fmt: skip
 
 # Stems of technical and billing words, English and Polish: the fallback agent's route hints
 # (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
