@@ -73,6 +73,12 @@ def test_checkout_time_is_the_standard_one_when_late_checkout_ranks_first():
     assert late.text.startswith("Check-out: Late check-out until 1:00 PM on request")
 
 
+def test_a_new_question_after_checkout_does_not_get_the_checkout_time():
+    found = answer("who runs the sportsbook here", previous="whens checkout",
+                   retrieved=["FanDuel Sportsbook at Mohegan Sun"])
+    assert found is None or "Check-out" not in found.text
+
+
 def test_a_policy_answer_keeps_its_negation():
     found = answer("can i pay with a credit card at the blackjack tables?",
                    retrieved=["Accepted payment at tables", "Table Games"])

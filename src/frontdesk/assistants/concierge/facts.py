@@ -335,7 +335,10 @@ def work_out(
         # Among the others, the one named for check-in/out before the towers that list it.
         if not any(i.fields.get(field) for i in subjects):
             subjects = [i for i in ranked if i.fields.get(field)]
-        stating = [i for i in items if i.fields.get(field) and i not in subjects]
+        # Only when this question asks it: a field carried over from the previous question
+        # ("whens checkout", then "who runs the sportsbook here") must not answer a new one.
+        asked_now = asked_field(question) == field
+        stating = [i for i in items if asked_now and i.fields.get(field) and i not in subjects]
         stating.sort(key=lambda i: "check" not in i.name.casefold())
         subjects = [*subjects, *stating]
         # "When's checkout?" asks the standard time, "can I check out late?" the exception:
