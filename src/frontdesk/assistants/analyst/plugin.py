@@ -19,6 +19,12 @@ def sql_target(settings, models) -> EvalTarget:
     return EvalTarget(built, close=built.close)
 
 
+def cli():
+    from frontdesk.assistants.analyst.cli import app
+
+    return app
+
+
 def api_router():
     from frontdesk.assistants.analyst.api import router
 
@@ -36,6 +42,7 @@ PLUGIN = AssistantPlugin(
     eval_dir=HERE / "data" / "eval",
     eval_targets={"sql": sql_target},
     api_router=api_router,
+    cli=cli,
     web_module=HERE / "web" / "analyst.js",
     topics={
         "sql": "Your data",

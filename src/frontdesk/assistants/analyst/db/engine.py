@@ -10,7 +10,11 @@
 - MariaDB/MySQL (`mysql+pymysql://...`): each connection runs `SET @aesKey = ...`, which the
   views read through the stored function `frontdesk_aes_key()`. Read-only engines make every
   session's transactions READ ONLY.
-- Any other URL gets a plain engine (introspection-only sample databases such as Chinook).
+- PostgreSQL (`postgresql://...`, driven by psycopg 3): each connection sets
+  `frontdesk.aes_key` (the folded key, in hex), which the views' `frontdesk_aes_decrypt()`
+  reads. Read-only engines make every transaction READ ONLY by default.
+- Any other URL gets a plain engine; the analyst refuses it with a clear message
+  (`sql.executor.engine_dialect`).
 
 `checksums(engine)` fingerprints table contents so a test can prove a run wrote nothing.
 """
@@ -25,11 +29,14 @@ from typing import Any
 from sqlalchemy import Engine, create_engine, event, inspect
 from sqlalchemy.engine import URL, make_url
 
-from frontdesk.assistants.analyst.db.crypto import aes_decrypt, aes_encrypt
+from frontdesk.assistants.analyst.db.crypto import aes_decrypt, aes_encrypt, mysql_aes_key
+from frontdesk.assistants.analyst.db.secure_views import POSTGRES_KEY_SETTING
 
 __all__ = ["checksums", "open_engine"]
 
 BUSY_TIMEOUT_MS = 5000
+# A server that does not answer must give a clear error in seconds, not hang the start.
+CONNECT_TIMEOUT_S = 5
 SCHEMA_KEY = "<schema>"
 
 
@@ -40,7 +47,35 @@ def open_engine(url: str | URL, aes_key: str, *, read_only: bool = False) -> Eng
         return _sqlite_engine(parsed, aes_key, read_only)
     if backend in ("mysql", "mariadb"):
         return _mysql_engine(parsed, aes_key, read_only)
+    if backend == "postgresql":
+        return _postgres_engine(parsed, aes_key, read_only)
     return create_engine(parsed)
+
+
+def _postgres_engine(url: URL, aes_key: str, read_only: bool) -> Engine:
+    if url.drivername == "postgresql":
+        # SQLAlchemy's default driver for a bare postgresql:// is psycopg2; we ship psycopg 3.
+        url = url.set(drivername="postgresql+psycopg")
+    connect_args: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT_S}
+    if read_only:
+        connect_args["options"] = "-c default_transaction_read_only=on"
+    engine = create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        try:
+            # A parameter, never formatted into SQL; committed, or the rollback that ends this
+            # first transaction would undo it.
+            cursor.execute(
+                "SELECT set_config(%s, %s, false)",
+                (POSTGRES_KEY_SETTING, mysql_aes_key(aes_key).hex()),
+            )
+            dbapi_conn.commit()
+        finally:
+            cursor.close()
+
+    return engine
 
 
 def _register_functions(conn: sqlite3.Connection, aes_key: str) -> None:
@@ -79,7 +114,12 @@ def _mysql_engine(url: URL, aes_key: str, read_only: bool) -> Engine:
     query = dict(url.query)
     query.setdefault("charset", "utf8mb4")
     engine = create_engine(
-        url.set(query=query), pool_pre_ping=True, pool_recycle=3600, pool_size=5, max_overflow=10
+        url.set(query=query),
+        pool_pre_ping=True,
+        pool_recycle=3600,
+        pool_size=5,
+        max_overflow=10,
+        connect_args={"connect_timeout": CONNECT_TIMEOUT_S},
     )
 
     @event.listens_for(engine, "connect")

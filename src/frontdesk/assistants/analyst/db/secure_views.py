@@ -10,6 +10,9 @@ sees ciphertext, and a connection without the key sees nothing readable.
   (see `engine.open_engine`); the view calls both.
 - MariaDB: views may not read user variables, so a stored function `frontdesk_aes_key()`
   returns the session's `@aesKey` (set on connect) and the view calls the native `AES_DECRYPT`.
+- PostgreSQL: the connection sets `frontdesk.aes_key` (the key folded as MySQL folds it, in
+  hex) and the view calls `frontdesk_aes_decrypt(blob)`, which decrypts with pgcrypto's
+  aes-ecb and, like MySQL, answers NULL for a missing or wrong key instead of failing.
 
 The query rewriter (elsewhere) maps base table names to views with `SECURE_VIEW_MAP`.
 """
@@ -38,7 +41,9 @@ ENCRYPTED_COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 MYSQL_KEY_FUNCTION = "frontdesk_aes_key"
-DIALECTS = ("sqlite", "mysql")
+POSTGRES_DECRYPT_FUNCTION = "frontdesk_aes_decrypt"
+POSTGRES_KEY_SETTING = "frontdesk.aes_key"
+DIALECTS = ("sqlite", "mysql", "postgres")
 _DEFAULT_CHARS = 255
 
 
@@ -57,6 +62,23 @@ def mysql_key_function_ddl() -> list[str]:
         (
             f"CREATE FUNCTION {MYSQL_KEY_FUNCTION}() RETURNS VARCHAR(255) CHARACTER SET utf8mb4 "
             "NOT DETERMINISTIC NO SQL RETURN @aesKey"
+        ),
+    ]
+
+
+def postgres_decrypt_function_ddl() -> list[str]:
+    """Statements that (re)create pgcrypto and the PostgreSQL function the views decrypt with.
+
+    STABLE: the key is fixed within a statement. The exception handler turns pgcrypto's
+    "Wrong key or corrupt data" into NULL, as MySQL's AES_DECRYPT does, so a session with the
+    wrong key reads NULLs rather than failing every query."""
+    return [
+        "CREATE EXTENSION IF NOT EXISTS pgcrypto",
+        (
+            f"CREATE OR REPLACE FUNCTION {POSTGRES_DECRYPT_FUNCTION}(data bytea) RETURNS text "
+            "LANGUAGE plpgsql STABLE AS $$ BEGIN RETURN convert_from(decrypt(data, "
+            f"decode(current_setting('{POSTGRES_KEY_SETTING}', true), 'hex'), 'aes-ecb'), "
+            "'UTF8'); EXCEPTION WHEN OTHERS THEN RETURN NULL; END $$"
         ),
     ]
 
@@ -80,6 +102,8 @@ def decrypt_expression(
     col = _quote(column, dialect)
     if dialect == "sqlite":
         expr = f"CAST(aes_decrypt({col}, aes_key()) AS TEXT)"
+    elif dialect == "postgres":
+        expr = f"{POSTGRES_DECRYPT_FUNCTION}({col})"
     else:
         # CHARACTER SET pins the text decoding to UTF-8 whatever the client's charset is.
         expr = (
@@ -131,9 +155,10 @@ def all_views_ddl(
 ) -> list[str]:
     """Statements for every secure view; `tables` maps base table -> its columns in order.
 
-    On MariaDB the key function comes first, since the views call it.
+    On MariaDB and PostgreSQL the key or decrypt function comes first, since the views call it.
     """
-    statements = mysql_key_function_ddl() if dialect == "mysql" else []
+    functions = {"mysql": mysql_key_function_ddl, "postgres": postgres_decrypt_function_ddl}
+    statements = functions[dialect]() if dialect in functions else []
     for table in SECURE_VIEW_MAP:
         lengths = (char_lengths or {}).get(table)
         statements += view_ddl(table, tables[table], dialect, char_lengths=lengths)

@@ -10,6 +10,8 @@ relationship column, declared or not, gets an index, as a real schema would.
   built from another schema/data fingerprint or with another key, and it writes a temporary
   file that replaces the target atomically, so readers never see a half-built database.
 - `build_mysql(url, key, schema=...)` drops and recreates the schema (database) each time.
+- `build_postgres(url, key, database=...)` drops and recreates the database each time (and
+  needs pgcrypto, PostgreSQL's contrib extension, for the secure views).
 
 The hidden table `_frontdesk_meta` (hidden tables start with `_`) records the fingerprint and
 a key check (the ciphertext of a constant) so a rebuild is detected without decrypting data.
@@ -35,6 +37,7 @@ from sqlalchemy import (
     LargeBinary,
     MetaData,
     Numeric,
+    SmallInteger,
     String,
     Table,
     Text,
@@ -42,7 +45,7 @@ from sqlalchemy import (
     create_engine,
     text,
 )
-from sqlalchemy.dialects import mysql, sqlite
+from sqlalchemy.dialects import mysql, postgresql, sqlite
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.schema import CreateIndex, CreateTable
 from sqlalchemy.types import TypeEngine
@@ -60,6 +63,7 @@ __all__ = [
     "DEMO_VERSION",
     "META_TABLE",
     "build_mysql",
+    "build_postgres",
     "build_sqlite",
     "ddl",
     "fingerprint",
@@ -81,14 +85,14 @@ def _length(type_name: str) -> int | None:
 
 
 def _encrypted_type(type_name: str, dialect: str) -> TypeEngine:
-    if dialect == "sqlite":
-        return LargeBinary()
+    if dialect in ("sqlite", "postgres"):
+        return LargeBinary()  # BLOB, bytea
     chars = _length(type_name) or _LONG_TEXT
     # Up to 4 UTF-8 bytes per character, plus a full block of PKCS#7 padding.
     return mysql.VARBINARY((chars * 4 // 16 + 1) * 16)
 
 
-def _sql_type(type_name: str) -> TypeEngine:
+def _sql_type(type_name: str, dialect: str) -> TypeEngine:
     if type_name == "INTEGER":
         return Integer()
     if type_name == "TEXT":
@@ -99,6 +103,10 @@ def _sql_type(type_name: str) -> TypeEngine:
         return DateTime()
     if type_name == "TIME":
         return Time()
+    if type_name == "BOOLEAN" and dialect == "postgres":
+        # 0/1 as on MariaDB (whose BOOLEAN is TINYINT(1)) and SQLite, so the same data and
+        # the same "isActive = 1" read alike on all three engines.
+        return SmallInteger()
     if type_name == "BOOLEAN":
         return Boolean(create_constraint=False)
     if (length := _length(type_name)) is not None:
@@ -116,7 +124,7 @@ def _wants_index(col, dialect: str) -> bool:
 
 
 def metadata(dialect: str) -> MetaData:
-    """SQLAlchemy tables for `dialect` ('sqlite' or 'mysql'), including the meta table."""
+    """SQLAlchemy tables for `dialect` ('sqlite', 'mysql' or 'postgres'), with the meta table."""
     meta = MetaData()
     for table in demo_schema.TABLES:
         columns = []
@@ -127,7 +135,7 @@ def metadata(dialect: str) -> MetaData:
             sql_type = (
                 _encrypted_type(col.type, dialect)
                 if is_encrypted(table.name, col.name)
-                else _sql_type(col.type)
+                else _sql_type(col.type, dialect)
             )
             args = (
                 [ForeignKey(f"{col.references[0]}.{col.references[1]}")]
@@ -158,7 +166,7 @@ def metadata(dialect: str) -> MetaData:
 
 def ddl(dialect: str) -> list[str]:
     """CREATE TABLE / CREATE INDEX statements for `dialect`, tables in dependency order."""
-    sa_dialect = sqlite.dialect() if dialect == "sqlite" else mysql.dialect()
+    sa_dialect = {"sqlite": sqlite, "mysql": mysql, "postgres": postgresql}[dialect].dialect()
     statements = []
     for table in metadata(dialect).sorted_tables:
         statements.append(str(CreateTable(table).compile(dialect=sa_dialect)).strip())
@@ -310,6 +318,52 @@ def build_mysql(url: str, key: str, *, schema: str | None = None) -> None:
                 cursor.execute(statement)
             cursor.executemany(
                 f"INSERT INTO `{META_TABLE}` (id, metaKey, metaValue) VALUES (%s, %s, %s)",
+                _meta_rows(key),
+            )
+            raw.commit()
+        finally:
+            raw.close()
+    finally:
+        engine.dispose()
+
+
+def build_postgres(url: str, key: str, *, database: str | None = None) -> None:
+    """Drop and recreate the PostgreSQL database `database` (default: the URL's) with the demo.
+
+    Connects to the server's `postgres` database to drop and create it, so the URL's user must
+    be allowed to create databases and the pgcrypto extension (the local trust setup is)."""
+    parsed = make_url(url)
+    if parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    target = database or parsed.database
+    if not target or not re.fullmatch(r"[A-Za-z0-9_]+", target):
+        raise ValueError(f"a plain database name is required, got {target!r}")
+    admin = create_engine(parsed.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)'))
+            conn.execute(text(f"CREATE DATABASE \"{target}\" ENCODING 'UTF8' TEMPLATE template0"))
+    finally:
+        admin.dispose()
+    engine = create_engine(parsed.set(database=target))
+    try:
+        metadata("postgres").create_all(engine)
+        raw = engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            # Rows arrive table by table, not in foreign-key order: no FK triggers while loading.
+            cursor.execute("SET session_replication_role = replica")
+            for table, names, values in _encrypted_rows(generate(), key):
+                if not values:
+                    continue
+                quoted = ", ".join(f'"{n}"' for n in names)
+                marks = ", ".join(["%s"] * len(names))
+                cursor.executemany(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', values)
+            cursor.execute("SET session_replication_role = DEFAULT")
+            for statement in all_views_ddl(_view_columns(), "postgres"):
+                cursor.execute(statement)
+            cursor.executemany(
+                f'INSERT INTO "{META_TABLE}" (id, "metaKey", "metaValue") VALUES (%s, %s, %s)',
                 _meta_rows(key),
             )
             raw.commit()

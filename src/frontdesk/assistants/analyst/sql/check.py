@@ -30,6 +30,7 @@ from sqlglot.tokens import TokenType
 
 from frontdesk.assistants.analyst.sql.rewrite import (
     SECURE_PREFIX,
+    TARGET_NAMES,
     UnknownTable,
     enforce_limit,
     outer_limit,
@@ -141,7 +142,7 @@ def _resolve_tables(
 
 
 def _dialect_errors(checked: Checked) -> list[str]:
-    target = "MySQL/MariaDB" if checked.dialect == "mysql" else "SQLite"
+    target = TARGET_NAMES[checked.dialect]
     errors = []
     # MySQL reads "a || b" as OR; only when MySQL's own parser read it (PostgreSQL's reads
     # it as concatenation, which renders as CONCAT).
@@ -237,7 +238,8 @@ def prepare(
     """The SQL to execute, without the schema check: read-only check, dialect features, secure
     views, LIMIT, rendering. Raises ``UnsafeSQL``, ``UnsupportedSQL``, ``InvalidSQL`` or
     ``UnknownTable`` (a made-up ``secure_*`` view). With ``catalog``, table names are also
-    respelled as the catalog has them (MySQL table names are case-sensitive on Linux).
+    respelled as the catalog has them (MySQL table names are case-sensitive on Linux, and
+    PostgreSQL finds a mixed-case table or column only spelled exactly).
     """
     secure_map = secure_map or {}
     checked = check_read_only(sql, dialect)
@@ -245,8 +247,11 @@ def prepare(
     if problems:
         raise UnsupportedSQL(problems[0])
     if catalog is not None:
-        views_to_logical = {view.lower(): logical for logical, view in secure_map.items()}
-        _resolve_tables(checked, catalog, views_to_logical)
+        # Respelling only: the schema's errors are schema_errors' to report.
+        try:
+            _schema_check(checked, catalog, secure_map, max_columns=0)
+        except sqlglot.errors.OptimizeError:
+            pass  # ambiguous references: the database will say so in its own words
     return _finish(checked, secure_map, max_rows)
 
 

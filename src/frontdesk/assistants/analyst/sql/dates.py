@@ -89,3 +89,16 @@ def sqlite_date_parts(tree: exp.Expression) -> bool:
             node.replace(replacement)
             changed = True
     return changed
+
+
+def postgres_clock_calls(tree: exp.Expression) -> bool:
+    """Rewrite, in place, MySQL's CURDATE() and SYSDATE() (which PostgreSQL lacks) as
+    CURRENT_DATE and CURRENT_TIMESTAMP; True when anything changed. PostgreSQL has the rest of
+    what the model writes (NOW(), EXTRACT, INTERVAL arithmetic), or sqlglot translates it."""
+    changed = False
+    for node in list(tree.find_all(exp.Anonymous)):
+        name = node.name.upper()
+        if name in ("CURDATE", "SYSDATE") and not node.expressions:
+            node.replace(_CLOCK_CALLS[name]())
+            changed = True
+    return changed

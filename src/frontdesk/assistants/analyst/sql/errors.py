@@ -1,4 +1,4 @@
-"""Turn SQLite and MySQL/MariaDB errors into a kind and a message the correction agent can use.
+"""Turn SQLite, MySQL/MariaDB and PostgreSQL errors into a kind and a message the correction agent can use.
 
 The agent reads ``message`` to fix its SQL, so the text is the database's own explanation with
 the driver noise removed (error-code tuples, "check the manual that corresponds to your MariaDB
@@ -109,8 +109,43 @@ def _classify_sqlite(error: sqlite3.Error | sqlite3.Warning) -> tuple[str, str]:
     return "other", text
 
 
+# PostgreSQL SQLSTATE codes (and classes, by their first two characters) -> kind.
+_POSTGRES_KINDS: dict[str, str] = {
+    "42601": "syntax",  # syntax_error
+    "42P01": "unknown_table",  # undefined_table
+    "42703": "unknown_column",  # undefined_column
+    "57014": "timeout",  # query_canceled (statement_timeout)
+    "25006": "read_only",  # read_only_sql_transaction
+    "42501": "read_only",  # insufficient_privilege
+    "3D000": "connection",  # invalid_catalog_name: the database does not exist
+    "08": "connection",  # connection_exception
+    "28": "connection",  # invalid_authorization_specification
+    "57P": "connection",  # admin/crash shutdown, cannot connect now
+}
+
+
+def _classify_postgres(error: BaseException) -> tuple[str, str]:
+    code = getattr(error, "sqlstate", None) or ""
+    kind = next(
+        (k for prefix, k in _POSTGRES_KINDS.items() if code.startswith(prefix)),
+        "connection" if not code and type(error).__name__ == "OperationalError" else "other",
+    )
+    diag = getattr(error, "diag", None)
+    text = getattr(diag, "message_primary", None) or str(error).split("\n")[0]
+    hint = getattr(diag, "message_hint", None)
+    if hint:
+        text = f"{text} ({hint})"
+    if kind == "timeout":
+        text = "the query took too long and was stopped"
+    elif kind == "connection" and not code:
+        # psycopg's "connection failed: connection to server at "127.0.0.1", port 5433
+        # failed: Connection refused ...": keep the reason.
+        text = str(error).strip().splitlines()[-1] if str(error).strip() else text
+    return kind, text
+
+
 def classify_error(error: BaseException) -> tuple[str, str]:
-    """``(kind, message)`` for a driver exception (sqlite3, pymysql) or anything else."""
+    """``(kind, message)`` for a driver exception (sqlite3, pymysql, psycopg) or anything else."""
     if isinstance(error, (sqlite3.Error, sqlite3.Warning)):
         kind, text = _classify_sqlite(error)
         return kind, scrub(text)
@@ -121,6 +156,9 @@ def classify_error(error: BaseException) -> tuple[str, str]:
         if code == 1142 and not text.upper().startswith("SELECT"):
             kind = "read_only"  # "DELETE command denied to user": a SELECT-only account
         return kind, scrub(_clean_mysql(code, text))
+    if module.startswith("psycopg"):
+        kind, text = _classify_postgres(error)
+        return kind, scrub(text)
     if isinstance(error, (ConnectionError, TimeoutError, OSError)):
         return "connection", scrub(str(error))
     return "other", scrub(str(error) or type(error).__name__)

@@ -8,10 +8,11 @@ function does not rely on it. Defence in depth, each layer enough on its own for
 2. the outermost LIMIT is capped at ``max_rows + 1`` (the extra row tells us it was cut);
 3. the database refuses writes: SQLite with ``PRAGMA query_only = ON`` inside a transaction
    that is always rolled back; MySQL/MariaDB inside ``START TRANSACTION READ ONLY`` that is
-   always rolled back (pymysql is left without the multi-statement client flag);
+   always rolled back (pymysql is left without the multi-statement client flag); PostgreSQL
+   inside ``BEGIN READ ONLY``, always rolled back, which refuses DDL as well;
 4. limits: SQLite's progress handler aborts the statement after ``timeout_s`` and no string
    or blob may exceed 50 MB; MariaDB's ``max_statement_time`` (MySQL: ``max_execution_time``)
-   stops it on the server.
+   and PostgreSQL's ``statement_timeout`` stop it on the server.
 
 On MySQL/MariaDB a READ ONLY transaction does not stop DDL (DROP TABLE commits implicitly and
 runs), so layer 1 is what stops DDL there; deploy with an account that has SELECT only.
@@ -115,13 +116,26 @@ class QueryResult:
         return [dict(zip(self.columns, row, strict=False)) for row in self.rows]
 
 
+_ENGINE_DIALECTS: dict[str, Dialect] = {
+    "sqlite": "sqlite",
+    "mysql": "mysql",
+    "mariadb": "mysql",
+    "postgresql": "postgres",
+}
+_DEFAULT_PORTS = {"mysql": 3306, "postgres": 5432}
+
+
+class UnsupportedDatabase(ValueError):
+    """A database the analyst cannot check SQL for (its dialect is not one of ours)."""
+
+
 def engine_dialect(engine: Engine) -> Dialect:
     name = engine.dialect.name
-    if name == "sqlite":
-        return "sqlite"
-    if name in ("mysql", "mariadb"):
-        return "mysql"
-    raise ValueError(f"the analyst runs on SQLite or MySQL/MariaDB, not {name}")
+    if name not in _ENGINE_DIALECTS:
+        raise UnsupportedDatabase(
+            f"the analyst runs on SQLite, MySQL/MariaDB or PostgreSQL, not {name}"
+        )
+    return _ENGINE_DIALECTS[name]
 
 
 def _json_value(value: Any) -> Any:
@@ -162,7 +176,8 @@ def _connection_error(engine: Engine) -> DatabaseDown:
     url = engine.url
     if url.get_backend_name() == "sqlite":
         return DatabaseDown("the SQLite database file could not be opened")
-    where = f"{url.host or 'localhost'}:{url.port or 3306}"
+    port = url.port or _DEFAULT_PORTS.get(_ENGINE_DIALECTS.get(engine.dialect.name, ""), "")
+    where = f"{url.host or 'localhost'}:{port}"
     return DatabaseDown(f"the database at {where} is not reachable")
 
 
@@ -239,6 +254,32 @@ def _run_mysql(conn: Connection, sql: str, max_rows: int, timeout_s: float):
             conn.invalidate()
 
 
+def _run_postgres(conn: Connection, sql: str, max_rows: int, timeout_s: float):
+    # A READ ONLY transaction refuses every write, DDL included, on the server; the
+    # statement_timeout (SET LOCAL: this transaction only) stops a slow query there too.
+    raw = conn.connection.driver_connection
+    milliseconds = max(int(timeout_s * 1000), 1)
+    try:
+        raw.rollback()  # whatever the pool handed over, start clean
+        cursor = raw.cursor()
+        cursor.execute("BEGIN READ ONLY")
+        cursor.execute(f"SET LOCAL statement_timeout = {milliseconds}")
+        cursor.execute(sql)  # no parameters: psycopg does no %-formatting of the text
+        rows = cursor.fetchmany(max_rows + 1)
+        columns = [d[0] for d in cursor.description or ()]
+        cursor.close()
+        return columns, rows
+    finally:
+        try:
+            raw.rollback()
+        except Exception:  # a dead connection: drop it
+            logger.info("could not reset the PostgreSQL connection; discarding it", exc_info=True)
+            conn.invalidate()
+
+
+_RUNNERS = {"sqlite": _run_sqlite, "mysql": _run_mysql, "postgres": _run_postgres}
+
+
 def execute_unchecked(
     engine: Engine, sql: str, *, max_rows: int = 100, timeout_s: float = 10.0
 ) -> QueryResult:
@@ -250,10 +291,7 @@ def execute_unchecked(
     start = time.perf_counter()
     try:
         with engine.connect() as conn:
-            if dialect == "sqlite":
-                columns, rows = _run_sqlite(conn, sql, max_rows, timeout_s)
-            else:
-                columns, rows = _run_mysql(conn, sql, max_rows, timeout_s)
+            columns, rows = _RUNNERS[dialect](conn, sql, max_rows, timeout_s)
     except QueryError:
         raise
     except Exception as error:  # every other failure becomes a QueryError

@@ -22,7 +22,7 @@ from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect as _SqlglotDialect
 from sqlglot.errors import ErrorLevel, UnsupportedError
 
-from frontdesk.assistants.analyst.sql.dates import sqlite_date_parts
+from frontdesk.assistants.analyst.sql.dates import postgres_clock_calls, sqlite_date_parts
 from frontdesk.assistants.analyst.sql.safety import (
     Dialect,
     SQLCheckError,
@@ -32,8 +32,8 @@ from frontdesk.assistants.analyst.sql.safety import (
 
 SECURE_PREFIX = "secure_"
 
-_TARGET_NAMES = {"sqlite": "SQLite", "mysql": "MySQL/MariaDB"}
-_SQLGLOT_DIALECTS = {name: _SqlglotDialect.get_or_raise(name) for name in _TARGET_NAMES}
+TARGET_NAMES = {"sqlite": "SQLite", "mysql": "MySQL/MariaDB", "postgres": "PostgreSQL"}
+_SQLGLOT_DIALECTS = {name: _SqlglotDialect.get_or_raise(name) for name in TARGET_NAMES}
 # SQLite gained RIGHT and FULL OUTER JOIN in 3.39.0.
 _SQLITE_HAS_FULL_JOIN = sqlite3.sqlite_version_info >= (3, 39, 0)
 
@@ -145,6 +145,8 @@ def enforce_limit(
 
 def unsupported_feature(tree: exp.Expression, dialect: Dialect) -> str | None:
     """Why ``dialect`` cannot run ``tree`` (a feature sqlglot would only approximate), or None."""
+    if dialect == "postgres":
+        return None  # FULL JOIN, DISTINCT ON, FILTER, LATERAL and ARRAY are all PostgreSQL's
     mysql = dialect == "mysql"
     for node in tree.walk():
         if isinstance(node, exp.Join):
@@ -196,6 +198,38 @@ def _drop_from_dual(tree: exp.Expression) -> exp.Expression:
     return tree
 
 
+def quote_mixed_case(tree: exp.Expression) -> None:
+    """Make a tree whose names the checker respelled run on PostgreSQL, in place.
+
+    PostgreSQL folds unquoted names to lower case, so a table created as "workOrder" (or
+    Chinook's "Album") is only found quoted, spelled exactly. Table names, column names and
+    output aliases that have an upper-case letter are quoted (the checker already respelled the
+    first two as the catalog has them, and ORDER BY refers to an output alias as a column).
+    Table aliases and qualifiers stay unquoted, so they fold alike wherever they are written;
+    a quoted table without an alias gets its own name as one, for its qualifiers to find.
+    """
+    for node in tree.find_all(exp.Table, exp.Column, exp.Alias, exp.Join):
+        if isinstance(node, exp.Table):
+            if not isinstance(node.this, exp.Identifier) or is_cte_reference(node):
+                continue
+            if _quote(node.this) and not node.alias:
+                node.set("alias", exp.TableAlias(this=exp.to_identifier(node.name)))
+        elif isinstance(node, exp.Join):
+            for column in node.args.get("using") or ():
+                _quote(column)
+        elif isinstance(node, exp.Column):
+            _quote(node.this)
+        else:  # an output alias: SELECT COUNT(*) AS jobCount ... ORDER BY jobCount
+            _quote(node.args.get("alias"))
+
+
+def _quote(identifier: exp.Expression | None) -> bool:
+    if isinstance(identifier, exp.Identifier) and identifier.name != identifier.name.lower():
+        identifier.set("quoted", True)
+        return True
+    return False
+
+
 def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
     """SQL text for ``dialect`` from a checked tree, or ``UnsupportedSQL`` naming the feature.
 
@@ -206,7 +240,7 @@ def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
     the caller throws away.
     """
     problem = unsupported_feature(expr, dialect)
-    target = _TARGET_NAMES[dialect]
+    target = TARGET_NAMES[dialect]
     if problem:
         raise UnsupportedSQL(f"{target} cannot run this query: {problem}.")
     if dialect == "mysql":
@@ -214,6 +248,11 @@ def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
     if dialect == "sqlite":  # models write MySQL's YEAR(x) and MONTH(x) whatever the target
         expr = expr.copy() if copy else expr
         sqlite_date_parts(expr)
+        copy = False
+    if dialect == "postgres":
+        expr = expr.copy() if copy else expr
+        postgres_clock_calls(expr)
+        quote_mixed_case(expr)
         copy = False
     try:
         return _SQLGLOT_DIALECTS[dialect].generate(

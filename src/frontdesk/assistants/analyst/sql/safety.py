@@ -21,8 +21,17 @@ from sqlglot.dialects.dialect import Dialect as _SqlglotDialect
 from sqlglot.errors import ParseError, TokenError
 from sqlglot.tokens import Token, TokenType
 
-Dialect = Literal["sqlite", "mysql"]
-"""Target databases: ``mysql`` covers MariaDB."""
+from frontdesk.assistants.analyst.sql.denylist import (
+    DENIED_FUNCTIONS,
+    DENIED_NAME_PARTS,
+    DENIED_PREFIXES,
+    DENIED_TABLE_FUNCTIONS,
+    SYSTEM_SCHEMAS,
+)
+
+Dialect = Literal["sqlite", "mysql", "postgres"]
+"""Target databases, by sqlglot's names: ``mysql`` covers MariaDB, ``postgres`` PostgreSQL."""
+DIALECTS: tuple[Dialect, ...] = ("sqlite", "mysql", "postgres")
 
 
 class SQLCheckError(ValueError):
@@ -88,39 +97,13 @@ _FORBIDDEN_NODES: dict[type[exp.Expression], str] = {
     exp.NextValueFor: "NEXT VALUE FOR (advances a sequence)",
 }
 
-# Functions that sleep, lock, read or write files, load code, run commands, advance
-# sequences or burn CPU. Compared case-insensitively with every name a function node has.
-DENIED_FUNCTIONS: frozenset[str] = frozenset(
-    {
-        # waiting and denial of service
-        "sleep", "benchmark", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "randomblob",
-        "zeroblob", "master_pos_wait", "source_pos_wait", "master_gtid_wait",
-        "wait_for_executed_gtid_set", "wait_until_sql_thread_after_gtids",
-        # advisory locks
-        "get_lock", "release_lock", "release_all_locks", "is_free_lock", "is_used_lock",
-        # files, extensions and commands
-        "load_file", "load_extension", "readfile", "writefile", "edit", "fts3_tokenizer",
-        "sys_exec", "sys_eval", "lo_import", "lo_export", "pg_read_file", "pg_read_binary_file",
-        "pg_ls_dir", "xp_cmdshell", "dbms_lock",
-        # sequences and session state; who the analyst connects as is not its business
-        "nextval", "setval", "lastval", "last_insert_id", "user", "current_user",
-        "currentuser", "session_user", "system_user", "current_role",
-        # the encryption key: the secure views call these, queries must not (key exfiltration)
-        "aes_key", "frontdesk_aes_key", "aes_encrypt", "aes_decrypt", "des_encrypt",
-        "des_decrypt", "encrypt", "decrypt",
-    }
-)  # fmt: skip
-# Any function whose name mentions encryption or a key getter, whatever the spelling of the
-# deployment's own key function: the key must never come back as a query result.
-_DENIED_NAME_PARTS = ("aes", "crypt", "_key")
-
-# Schemas and table prefixes that describe the server rather than the business data.
+# Dialects to try, in order, when the target's parser cannot read the model's SQL.
 _FALLBACK_READERS: dict[str, tuple[str, ...]] = {
     "sqlite": ("mysql", "postgres"),
     "mysql": ("postgres", "sqlite"),
+    "postgres": ("mysql", "sqlite"),
 }
-_SYSTEM_SCHEMAS = frozenset({"information_schema", "mysql", "performance_schema", "sys"})
-_DENIED_TABLE_FUNCTIONS = frozenset({"fsdir", "zipfile", "dbstat", "sqlar"})
+
 
 # Keywords that, in SQL that failed to parse, mean the text was trying to write or run
 # something; used only to choose UnsafeSQL over InvalidSQL for the message.
@@ -136,8 +119,8 @@ _WRITE_KEYWORDS = frozenset(
 
 
 def _sqlglot_dialect(dialect: Dialect) -> _SqlglotDialect:
-    if dialect not in ("sqlite", "mysql"):
-        raise ValueError(f"unknown SQL dialect {dialect!r}; expected 'sqlite' or 'mysql'")
+    if dialect not in DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}; expected one of {', '.join(DIALECTS)}")
     return _SqlglotDialect.get_or_raise(dialect)
 
 
@@ -263,7 +246,15 @@ def _huge_format(node: exp.Func, names: set[str]) -> bool:
 
 
 def _denied_by_name(name: str) -> bool:
-    return any(part in name for part in _DENIED_NAME_PARTS)
+    return any(part in name for part in DENIED_NAME_PARTS)
+
+
+def _denied_function(names: set[str], anonymous: bool) -> set[str]:
+    denied = names & DENIED_FUNCTIONS
+    denied |= {n for n in names if n.startswith(DENIED_PREFIXES)}
+    if anonymous:
+        denied |= {n for n in names if _denied_by_name(n)}
+    return denied
 
 
 def function_names(node: exp.Func) -> set[str]:
@@ -312,12 +303,12 @@ def is_cte_reference(table: exp.Table) -> bool:
 def _check_table(table: exp.Table) -> None:
     if isinstance(table.this, exp.Func):
         names = function_names(table.this)
-        if any(n.startswith("pragma_") or n in _DENIED_TABLE_FUNCTIONS for n in names):
+        if any(n.startswith("pragma_") or n in DENIED_TABLE_FUNCTIONS for n in names):
             raise UnsafeSQL(f"the table function {table.this.sql()} is not allowed")
         return
     qualifiers = [part.lower() for part in (table.catalog, table.db) if part]
     name = table.name
-    if any(q in _SYSTEM_SCHEMAS for q in qualifiers) or name.lower() in _SYSTEM_SCHEMAS:
+    if any(q in SYSTEM_SCHEMAS for q in qualifiers) or name.lower() in SYSTEM_SCHEMAS:
         raise UnsafeSQL(f"system schemas are not allowed ({table.sql()})")
     if qualifiers:
         raise UnsafeSQL(
@@ -327,6 +318,8 @@ def _check_table(table: exp.Table) -> None:
     lowered = name.lower()
     if lowered.startswith("sqlite_"):  # sqlite_master, sqlite_schema, sqlite_dbpage, ...
         raise UnsafeSQL(f"SQLite system tables are not allowed ({name})")
+    if lowered.startswith("pg_"):  # pg_settings (shows the session's key), pg_authid, ...
+        raise UnsafeSQL(f"PostgreSQL system tables are not allowed ({name})")
     if lowered.startswith("_") and not is_cte_reference(table):
         raise UnsafeSQL(f"the table '{name}' is not available to the analyst")
 
@@ -344,9 +337,7 @@ def _check_node(node: exp.Expression) -> None:
         raise UnsafeSQL("assignments (:=) are not allowed in a query")
     if isinstance(node, exp.Func):
         names = function_names(node)
-        denied = names & DENIED_FUNCTIONS or {
-            n for n in names if isinstance(node, exp.Anonymous) and _denied_by_name(n)
-        }
+        denied = _denied_function(names, isinstance(node, exp.Anonymous))
         if denied:
             raise UnsafeSQL(f"the function {min(denied).upper()}() is not allowed")
         if _huge_format(node, names):

@@ -175,6 +175,13 @@ def scope_outputs(scope: Scope) -> set[str] | None:
     return {name.lower() for name in select.named_selects}
 
 
+def respell(column: exp.Column, canonical: str) -> None:
+    """Write ``column`` as the catalog spells it. SQLite and MySQL match column names in any
+    case; PostgreSQL matches a mixed-case name only quoted and spelled exactly."""
+    if column.name != canonical:
+        column.set("this", exp.to_identifier(canonical, quoted=column.this.quoted))
+
+
 class _ColumnChecker:
     def __init__(
         self, catalog: SchemaCatalog, table_of: Mapping[int, str], max_columns: int
@@ -211,12 +218,15 @@ class _ColumnChecker:
             return
         if isinstance(source, exp.Table):
             logical = self.table_of.get(id(source))
-            if logical and self.catalog.column(logical, name) is None:
+            canonical = self.catalog.column(logical, name) if logical else None
+            if logical and canonical is None:
                 self.errors.append(
                     wrong_column_message(
                         qualifier, name, logical, self.catalog, self.in_query, self.max_columns
                     )
                 )
+            elif canonical:
+                respell(column, canonical)
         elif isinstance(source, Scope):
             outputs = scope_outputs(source)
             if outputs is not None and name.lower() not in outputs:
@@ -255,7 +265,8 @@ class _ColumnChecker:
                     logical = self.table_of.get(id(source))
                     if logical is None:
                         unknown = True
-                    elif self.catalog.column(logical, name) is not None:
+                    elif (canonical := self.catalog.column(logical, name)) is not None:
+                        respell(column, canonical)
                         return
                     else:
                         physical.append(logical)

@@ -32,7 +32,7 @@ from frontdesk.assistants.analyst.sql_agent.table_search import TableSearch, nam
 
 logger = logging.getLogger(__name__)
 
-DIALECT_NAMES = {"sqlite": "SQLite", "mysql": "MariaDB/MySQL"}
+DIALECT_NAMES = {"sqlite": "SQLite", "mysql": "MariaDB/MySQL", "postgres": "PostgreSQL"}
 # Columns whose few distinct values the SQL writer must spell exactly ('completed', not 'done').
 _ENUM_HINTS = ("status", "type", "priority", "category", "state", "role", "kind", "level")
 MAX_ENUM_VALUES = 8
@@ -111,9 +111,7 @@ class SQLToolkit:
     ):
         self.name = name
         self.engine = engine
-        self.dialect = (
-            "mysql" if engine.dialect.name in ("mysql", "mariadb") else engine.dialect.name
-        )
+        self.dialect = executor.engine_dialect(engine)
         self.dialect_name = DIALECT_NAMES.get(self.dialect, self.dialect)
         self.graph = graph
         self.search = search
