@@ -1,9 +1,10 @@
 """Naming inference: relationships no foreign key declares, read from column names.
 
 `workTime.employeeId` -> `employee.id`, `Album.ArtistId` -> `Artist.ArtistId`,
-`assignedEmployeeId` -> `employee.id`; each with a confidence below a declared key's 1.0,
-by how directly the name points at the table (the constants below, justified in
-`infer_relationships`). Works on any database's names, camelCase or snake_case.
+`assignedEmployeeId` -> `employee.id`, benchmark-style short keys `writes.aid` -> `author.aid`;
+each with a confidence below a declared key's 1.0, by how directly the name points at the
+table (the constants below, justified in `infer_relationships`). Works on any database's
+names, camelCase or snake_case.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ NAME_EXACT = 0.9
 NAME_VARIANT = 0.75
 ROLE_EXACT = 0.65
 ROLE_VARIANT = 0.55
+SHORT_KEY_MATCH = 0.75
 AMBIGUITY_PENALTY = 0.1
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -48,18 +50,41 @@ def _variants(word: str) -> set[str]:
     return out - {word, ""}
 
 
+def short_key_name(table: str) -> str:
+    """The short key benchmark schemas give `table`: the initials of its words + `id`.
+
+    `author` -> `aid`, `department` -> `did`, `course_section` / `CourseSection` -> `csid`
+    (Spider's `academic`, `imdb`, company schemas). Only the initials, not any prefix: a
+    longer prefix would take English words for keys (`paid` for `payment`, `valid` for
+    `value`), and a multi-word table's first letter alone would make the link table
+    `domain_paper(did, pid)` look keyed by `did`, stealing `domain`'s key."""
+    return "".join(w[0] for w in split_name(table)) + "id"
+
+
+def _is_short_key(column: str, table: str) -> bool:
+    # Compared like every name here, ignoring case and underscores: `aid`, `AId`, `a_id`.
+    return bool(table) and "".join(split_name(column)) == short_key_name(table)
+
+
 def key_column(info: TableInfo, table: str = "") -> str | None:
-    """The column other tables point at: a unique `id`, else the single-column primary key.
+    """The column other tables point at: a unique `id`, else the single-column primary key,
+    else a declared unique short key (`author.aid`, see `short_key_name`).
 
     A database that declares no keys (common in exported and benchmark databases) still
-    names them: a column `id`, else one spelled `<table>Id` / `<table>_id` in that table."""
+    names them: a column `id`, else one spelled `<table>Id` / `<table>_id`, else the short
+    key, wherever it stands (Spider lists columns alphabetically: `paper(abstract, cid, pid)`).
+    Column types and data are not looked at: the name spelling the table's own initials is
+    the evidence, and a table rarely has a column so named that is not its key."""
     ids = [c for c in info.unique_columns if c.lower() == "id"]
     if ids or len(info.primary_key) == 1:
         return ids[0] if ids else info.primary_key[0]
-    if info.unique_columns or info.primary_key:
-        return None  # declared keys that are not a single column: no guessing past them
+    short = [c for c in info.unique_columns if _is_short_key(c, table)]
+    if short or info.unique_columns or info.primary_key:
+        # Declared keys that are not a single column: no guessing past them.
+        return short[0] if short else None
     own = {"id", "".join(split_name(table)) + "id"} if table else {"id"}
     named = [c for c in info.columns if "".join(split_name(c)) in own]
+    named += [c for c in info.columns if _is_short_key(c, table)]
     return named[0] if named else None
 
 
@@ -79,7 +104,12 @@ def infer_relationships(
       `Artist.ArtistId`): the schema author named both alike on purpose;
     - 0.9: `<table>Id` / `<table>_id` (any case) -> that table's key (`employeeId` -> `employee`);
     - 0.75: the same through a plural/singular or snake/camel variant (`employeeId` ->
-      `employees.id`), still used for joins;
+      `employees.id`), still used for joins; and a column spelled like another table's short
+      key (`writes.aid` -> `author.aid`, see `short_key_name`): the schema author keyed the
+      table by its initials and reused the name, as Spider-style benchmarks do, but three
+      letters are less distinctive than `ArtistId` (`aid` may be financial aid), so it ranks
+      with the variants; with two tables keyed `pid` it is ambiguous and the penalty takes it
+      below the threshold (0.65), since nothing in `writes.pid` says which table it means;
     - 0.65 / 0.55: role-prefixed (`assignedEmployeeId` -> `employee.id`; weakest: a role on
       the tail of the column's own table name, `partCategory.parentCategoryId`, or a child
       table named after it, `customer.primaryContactId` -> `customerContact`). Usually right, but a
@@ -88,21 +118,27 @@ def infer_relationships(
       wrong numbers, a missing one gives a visible "no path". So they stay below the threshold
       (kept in the graph for review) until a manual override or a lower threshold admits them.
     Several equally good targets lose 0.1 each. Self-matches are skipped except role-prefixed
-    ones (`parentWorkOrderId`); columns that already have an `existing` relationship, and
-    pairs it already joins, are skipped.
+    ones (`parentWorkOrderId`), and a table's own short key never points at another table's
+    (`paper.pid` and `person.pid` are namesakes, not parent and child); columns that already
+    have an `existing` relationship, and pairs it already joins, are skipped.
     """
     existing = list(existing)
     covered = {(r.from_table, r.from_column) for r in existing}
     joined = {r.pair_key for r in existing}
     by_words: dict[str, list[str]] = {}  # "workorder" -> ["workOrder"]
     by_key: dict[str, list[str]] = {}  # "artistid" -> ["Artist"] for distinctive keys
+    by_short_key: dict[str, list[str]] = {}  # "aid" -> ["author"]
+    own_short_key: dict[str, str] = {}  # "author" -> "aid"
     for name, info in tables.items():
         key = key_column(info, name)
         if key is None:
             continue
         by_words.setdefault("".join(split_name(name)), []).append(name)
         words = split_name(key)
-        if len(words) >= 2 and words[-1] == "id":
+        if _is_short_key(key, name):  # `a_id` too: short, not distinctive like `ArtistId`
+            by_short_key.setdefault("".join(words), []).append(name)
+            own_short_key[name] = key
+        elif len(words) >= 2 and words[-1] == "id":
             by_key.setdefault("".join(words), []).append(name)
 
     def level_hits(source: str, column: str, stem: list[str], role: bool) -> dict[str, float]:
@@ -127,20 +163,31 @@ def infer_relationships(
         own_key = {key_column(info, source), *info.primary_key}
         for column in info.columns:
             words = split_name(column)
-            if len(words) < 2 or words[-1] != "id" or (source, column) in covered:
+            names_a_table = len(words) >= 2 and words[-1] == "id"
+            # Another table's short key (`writes.aid`), unless this column is this table's
+            # own short key (`person.pid` is not `paper.pid`). Any other own key may point
+            # (`writes(aid, pid)` keyed by both, the 1:1 extension `author_bio.aid`).
+            short = [t for t in by_short_key.get("".join(words), []) if t != source]
+            if own_short_key.get(source) == column:
+                short = []
+            if not (names_a_table or short) or (source, column) in covered:
                 continue
-            hits = level_hits(source, column, words[:-1], role=False)
+            hits: dict[str, float] = {}
+            if names_a_table:
+                hits = level_hits(source, column, words[:-1], role=False)
             named = set(hits)
-            for t in by_key.get("".join(words), []):
+            for t in by_key.get("".join(words), []) if names_a_table else []:
                 # A table's own key points elsewhere only to a table it names (1:1 extension:
                 # `employee_detail.EmployeeID`), not to every table sharing its key's name.
                 if t != source and (column not in own_key or t in named):
                     strong = key_column(tables[t], t).lower() == column.lower()  # type: ignore[union-attr]
                     hits[t] = max(hits.get(t, 0.0), PK_NAME_MATCH if strong else NAME_EXACT)
+            for t in short:
+                hits.setdefault(t, SHORT_KEY_MATCH)
             # Shorter stems are role prefixes; a table's own key never gets one (`workOrderId`
             # in `workOrder` does not point at `order`).
             for start in range(1, len(words) - 1):
-                if hits or column in own_key:
+                if hits or column in own_key or not names_a_table:
                     break
                 hits = level_hits(source, column, words[start:-1], role=True)
             if not hits:
@@ -162,5 +209,3 @@ def infer_relationships(
                     joined.add(rel.pair_key)
                     found.append(rel)
     return _sorted(found)
-
-
