@@ -1,5 +1,6 @@
-"""Issue 16: benchmark-style databases keyed by short names (`author.aid`, `paper.pid`) with no
-declared primary or foreign keys still get their joins, and look-alike names do not join."""
+"""Issue 16: benchmark-style databases keyed by short names (`author.aid`, `paper.pid`) or by
+glued lower-case names (`author.authorid`, Spider's `scholar`) with no declared primary or
+foreign keys still get their joins, and look-alike names do not join."""
 
 from __future__ import annotations
 
@@ -13,7 +14,10 @@ from frontdesk.assistants.analyst.joins.build import build_join_graph, introspec
 from frontdesk.assistants.analyst.joins.graph import TableInfo
 from frontdesk.assistants.analyst.joins.inference import (
     AMBIGUITY_PENALTY,
+    PK_NAME_MATCH,
+    ROLE_VARIANT,
     SHORT_KEY_MATCH,
+    glued_words,
     infer_relationships,
     key_column,
     short_key_name,
@@ -39,6 +43,20 @@ COMPANY = """
 CREATE TABLE department (did INTEGER, dname TEXT, budget REAL);
 CREATE TABLE employee (eid INTEGER, name TEXT, did INTEGER, salary REAL);
 CREATE TABLE works_on (eid INTEGER, hours REAL);
+"""
+
+
+# Spider's `scholar` shape: keys glued to the table name in lower case (`authorid`), which
+# `split_name` reads as one word. No PRIMARY KEY, REFERENCES or UNIQUE; columns alphabetical.
+SCHOLAR = """
+CREATE TABLE author (authorid INTEGER, authorname TEXT);
+CREATE TABLE venue (venueid INTEGER, venuename TEXT);
+CREATE TABLE paper (numcitedby INT, numciting INT, paperid INTEGER, title TEXT, venueid INTEGER,
+                    year INT);
+CREATE TABLE writes (authorid INTEGER, paperid INTEGER);
+CREATE TABLE keyphrase (keyphraseid INTEGER, keyphrasename TEXT);
+CREATE TABLE paperkeyphrase (keyphraseid INTEGER, paperid INTEGER);
+CREATE TABLE cite (citedpaperid INTEGER, citingpaperid INTEGER);
 """
 
 
@@ -158,3 +176,92 @@ def test_short_key_spellings_match_case_and_underscore_insensitively(column):
     tables = {"author": TableInfo([column, "name"]), "writes": TableInfo([column, "pid"])}
     rels = {r.describe(): r.confidence for r in infer_relationships(tables)}
     assert rels == {f"writes.{column} -> author.{column}": SHORT_KEY_MATCH}
+
+
+def test_glued_words_split_a_lower_case_key_only_at_a_real_table_name():
+    names = {"author", "paper", "venue", "keyphrase", "users"}
+    assert glued_words("authorid", names) == ["author", "id"]
+    assert glued_words("AUTHORID", names) == ["author", "id"]
+    assert glued_words("userid", names) == ["user", "id"]  # the table is `users`
+    assert glued_words("citingpaperid", names) == ["citing", "paper", "id"]
+    # Nothing to split at: English words ending in `id`, and names already in words.
+    for column in ("paid", "valid", "void", "rapid", "prepaid", "id", "aid"):
+        assert glued_words(column, names) == [column]
+    assert glued_words("author_id", names) == ["author", "id"]
+    assert glued_words("authorId", names) == ["author", "id"]
+
+
+def test_key_column_finds_a_glued_lower_case_key():
+    assert key_column(TableInfo(["authorid", "authorname"]), "author") == "authorid"
+    assert key_column(TableInfo(["abstract", "paperid", "title"]), "paper") == "paperid"
+    assert key_column(TableInfo(["keyphraseid", "name"]), "key_phrase") == "keyphraseid"
+    assert key_column(TableInfo(["name", "userid"]), "users") == "userid"
+    # A link table's glued columns are other tables' keys, not its own.
+    assert key_column(TableInfo(["keyphraseid", "paperid"]), "paperkeyphrase") is None
+    assert key_column(TableInfo(["citedpaperid", "citingpaperid"]), "cite") is None
+    # Short table names: only the whole name, never a plural (`paid` is not `pas`' key).
+    assert key_column(TableInfo(["paid", "x"]), "pa") == "paid"
+    assert key_column(TableInfo(["paid", "x"]), "pas") is None
+
+
+def test_scholar_database_with_glued_lower_case_keys(tmp_path):
+    graph = _graph(tmp_path, SCHOLAR)
+    rels = _by_name(graph)
+    # Each column is spelled exactly like the target's own key, which spells its table: as
+    # strong as `Album.ArtistId` -> `Artist.ArtistId`.
+    expected = [
+        "writes.authorid -> author.authorid",
+        "writes.paperid -> paper.paperid",
+        "paper.venueid -> venue.venueid",
+        "paperkeyphrase.paperid -> paper.paperid",
+        "paperkeyphrase.keyphraseid -> keyphrase.keyphraseid",
+    ]
+    for name in expected:
+        assert (rels[name].type, rels[name].confidence) == ("inferred", PK_NAME_MATCH), name
+    # `cite(citedpaperid, citingpaperid)`: role columns, kept at a role confidence below the
+    # 0.7 threshold rather than left out. Both do mean `paper`, and a sub-threshold edge lets a
+    # reviewer (or a manual override) admit them and the path finder say "low confidence"
+    # instead of "disconnected". But they are not joined on by default: two columns point
+    # at the same table, and nothing says which one a question means (cited vs citing gives
+    # opposite answers); and with no case change or underscore, `citing` + `paper` is only a
+    # guess at a boundary (`newspaperid` would split the same way), hence the weakest role
+    # confidence rather than `citingPaperId`'s ROLE_EXACT.
+    roles = ["cite.citedpaperid -> paper.paperid", "cite.citingpaperid -> paper.paperid"]
+    for name in roles:
+        assert (rels[name].type, rels[name].confidence) == ("inferred", ROLE_VARIANT), name
+        assert rels[name].confidence < 0.7
+    assert set(rels) == set(expected) | set(roles)  # no `paper.paperid` -> `writes` etc.
+
+    finder = JoinPathFinder(graph)
+    path = finder.find_shortest_path("author", "paper")
+    assert [r.describe() for r in path] == [
+        "writes.authorid -> author.authorid",
+        "writes.paperid -> paper.paperid",
+    ]
+    plan = finder.plan_joins(["author", "keyphrase", "venue"])
+    assert set(plan.tables) == {"author", "writes", "paper", "paperkeyphrase", "keyphrase", "venue"}
+    assert "cite" not in finder.plan_joins(["author", "paper"]).tables
+
+
+def test_glued_keys_make_no_false_friends():
+    def rels(tables):
+        return {r.describe(): r.confidence for r in infer_relationships(tables)}
+
+    words = ["paid", "valid", "void", "rapid", "prepaid", "invalid"]
+    ledger = TableInfo(["ledgerid", *words])
+    # Tables that merely start or end like those words: nothing points at them.
+    lookalikes = {n: TableInfo([n + "id", "x"]) for n in ("payment", "value", "avoid", "grapid")}
+    assert rels({"ledger": ledger, **lookalikes}) == {}
+    # A plural of a short name is not enough either (`paid` is not `pas.id`).
+    assert rels({"ledger": ledger, "pas": TableInfo(["id"]), "vals": TableInfo(["id"])}) == {}
+    # Tables really named `pa` and `val`: the whole column minus `id` names them, as `pa_id`
+    # would; `prepaid` and `invalid` still do not (no role prefix on a short table name).
+    short = {"pa": TableInfo(["paid", "x"]), "val": TableInfo(["valid", "x"])}
+    assert rels({"ledger": ledger, **short}) == {
+        "ledger.paid -> pa.paid": PK_NAME_MATCH,
+        "ledger.valid -> val.valid": PK_NAME_MATCH,
+    }
+    # `user.userid` / `users.userid` are ordinary keys.
+    for table in ("user", "users"):
+        tables = {table: TableInfo(["name", "userid"]), "post": TableInfo(["postid", "userid"])}
+        assert rels(tables) == {f"post.userid -> {table}.userid": PK_NAME_MATCH}
