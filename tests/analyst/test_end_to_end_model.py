@@ -34,3 +34,21 @@ async def test_easy_question_is_answered_from_the_database(settings):
     assert list(answer.extra["final_structured_data"][0].values()) == [17]
     assert "17" in answer.answer
     assert "secure_workorder" in report["executed_sql"]
+
+
+async def test_a_follow_up_is_answered_over_the_previous_result(settings):
+    # "and how many are in progress?" alone once queried the inventory; over the previous
+    # question's SQL it counts work orders again (11 are 'in_progress' in the demo data).
+    service = await build_service(settings, Models(settings))
+    thread = str(uuid.uuid4())
+    try:
+        first = await service.ask("How many work orders are open?", thread)
+        second = await service.ask("And how many are in progress?", thread)
+    finally:
+        await service.aclose()
+    assert list(first.extra["final_structured_data"][0].values()) == [17]
+    assert second.route == "sql"
+    report = second.extra["sql_report"]
+    assert report["outcome"] == "answered", report
+    assert "secure_workorder" in report["executed_sql"]
+    assert list(second.extra["final_structured_data"][0].values()) == [11]

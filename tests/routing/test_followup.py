@@ -1,6 +1,6 @@
 import pytest
 
-from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.followup import is_follow_up, leans_on_previous
 
 
 @pytest.mark.parametrize(
@@ -14,3 +14,21 @@ from frontdesk.routing.followup import is_follow_up
 )
 def test_is_follow_up(text, expected):
     assert is_follow_up(text) is expected
+
+
+@pytest.mark.parametrize(
+    "text, names_subject, expected",
+    [
+        ("and how many are in progress?", False, True),  # opens like a continuation
+        ("And how many are inactive?", False, True),
+        ("which of them are overdue?", True, True),  # points back, even naming a table
+        ("sort these by date", False, True),
+        ("only the open ones", False, True),
+        ("in 2024?", False, True),  # short, with no subject of its own
+        ("how many customers are there?", True, False),  # short, but names its subject
+        ("list the ten newest invoices with their customer", True, False),
+        ("andrew's open work orders", True, False),  # "and" only as a whole word
+    ],
+)
+def test_leans_on_previous(text, names_subject, expected):
+    assert leans_on_previous(text, names_own_subject=names_subject) is expected

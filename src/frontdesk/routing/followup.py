@@ -19,3 +19,34 @@ def is_follow_up(text: str) -> bool:
     """Whether a message likely leans on the previous one: very short, or referring back."""
     words = re.findall(r"[a-z']+", text.casefold())
     return len(words) <= FOLLOW_UP_WORDS or not REFERRING_WORDS.isdisjoint(words)
+
+
+# Openers that continue the previous question rather than start a new one ("and in 2024?",
+# "what about cancelled ones", "only the open ones", "sort them by date").
+FOLLOW_UP_OPENERS = (
+    "and", "what about", "how about", "only", "just", "but", "also", "now", "then", "same",
+    "of those", "of these", "which of", "sort", "order", "break", "split", "group", "filter",
+    "show only", "excluding", "except", "without", "instead", "per", "by",
+)  # fmt: skip
+# Words that point back at a result ("which of them", "the same ones") even in a message
+# that names its own subject; "it", "its", "they", "their" there mostly point inside the
+# message ("invoices with their customer").
+RESULT_WORDS = frozenset({"them", "those", "these", "ones", "same", "above", "previous"})
+
+
+def leans_on_previous(text: str, *, names_own_subject: bool) -> bool:
+    """Whether a message is to be answered over the previous answer (a follow-up on a result).
+
+    Stricter than `is_follow_up`: a short message that names its own subject ("how many
+    customers are there?") stands alone, while one that opens like a continuation ("and how
+    many are in progress?") or points back ("which of them are overdue?") leans on the last
+    answer whatever its length. `names_own_subject` is the caller's to say (the analyst: the
+    message names a table)."""
+    lowered = " ".join(re.findall(r"[a-z0-9']+", text.casefold()))
+    words = set(lowered.split())
+    pointing = RESULT_WORDS if names_own_subject else RESULT_WORDS | REFERRING_WORDS
+    if not pointing.isdisjoint(words):
+        return True
+    if any(lowered == o or lowered.startswith(o + " ") for o in FOLLOW_UP_OPENERS):
+        return True
+    return len(words) <= FOLLOW_UP_WORDS and not names_own_subject

@@ -18,11 +18,12 @@ from pydantic import BaseModel, Field
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.assistants.analyst import prompts
+from frontdesk.assistants.analyst.sql_agent.nodes import question_in_context
 from frontdesk.assistants.analyst.state import AgentState, AnalystContext
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.memory.checkpointer import recent_messages
-from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.followup import is_follow_up, leans_on_previous
 
 logger = logging.getLogger(__name__)
 
@@ -65,7 +66,10 @@ async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[
     previous_route = state.get("last_route")
     if len(questions) > 1 and previous_route == "sql" and is_follow_up(text) and label != "sql":
         # "and in 2024?" after a data question is a data question.
-        in_context = await runtime.context.router.route(f"{questions[-2]} {text}")
+        # Read beside the question the last query answered (itself in context): "and in
+        # progress?" then "what about scheduled?" still continue "how many work orders...".
+        before = (state.get("last_query") or {}).get("question") or questions[-2]
+        in_context = await runtime.context.router.route(f"{before} {text}")
         if in_context.label == "sql":
             label, confidence, method = "sql", in_context.confidence, "follow_up"
     if label == "sql" and is_write_request(text):
@@ -90,12 +94,12 @@ async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict
     ctx = runtime.context
     questions = human_texts(state.get("messages", []))
     question = state.get("question") or (questions[-1] if questions else "")
-    if state.get("route_method") == "follow_up" and len(questions) > 1:
-        question = f"{questions[-2]} Follow-up: {question}"
+    previous = previous_result(state, ctx.sql, questions)
     limits = ctx.sql.limits
     result = await ctx.sql_graph.ainvoke(
         {
             "question": question,
+            "previous": previous,
             "retries": 0,
             "iterations": 0,
             "sql_correction_attempts": 0,
@@ -106,6 +110,7 @@ async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict
         context=ctx,
     )
     report = {
+        "question": question_in_context(result),
         "sql": result.get("sql"),
         "executed_sql": result.get("executed_sql"),
         "tables": result.get("tables", []),
@@ -118,11 +123,29 @@ async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict
         "errors": [h["error"] for h in result.get("correction_history", [])],
         "join_plan": result.get("join_plan"),
     }
+    ran = report["outcome"] in ("answered", "empty") and bool(report["sql"])
     return {
         "sql_result": result.get("final_answer"),
         "sql_structured_result": result.get("structured_result"),
         "sql_report": report,
+        "last_query": (
+            {"question": report["question"], "sql": report["sql"], "tables": report["tables"]}
+            if ran
+            else None
+        ),
     }
+
+
+def previous_result(state: AgentState, tk, questions: list[str]) -> dict[str, Any] | None:
+    """The last turn's question, SQL and tables when this message follows up on its result
+    ("and how many are in progress?", "which of them are overdue?"); None for a question that
+    stands alone, or when the last turn was not a query that ran."""
+    last = state.get("last_query")
+    if state.get("last_route") != "sql" or not last or len(questions) < 2:
+        return None
+    text = questions[-1]
+    names_table = bool(tk.named_tables(text, list(tk.graph.tables)))
+    return dict(last) if leans_on_previous(text, names_own_subject=names_table) else None
 
 
 def rag_retrieve(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:

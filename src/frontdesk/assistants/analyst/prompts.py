@@ -57,6 +57,15 @@ Question: $question
 SQL:"""
 )
 
+FOLLOW_UP_HINT = Template(
+    """
+This question follows up the previous one: "$previous_question"
+The SQL that answered it:
+$previous_sql
+Change that SQL to answer the follow-up: keep its tables and joins, and change only what the \
+follow-up asks for (a filter value, the grouping, the order, the columns)."""
+)
+
 EMPTY_RESULT_HINT = Template(
     """
 Your previous query returned no rows:

@@ -25,6 +25,8 @@ class AgentState(TypedDict, total=False):
 
     messages: Annotated[list[AnyMessage], add_messages]
     last_route: str | None  # the previous turn's route, for follow-ups
+    # The last query that ran (question in context, SQL as written, tables), for follow-ups.
+    last_query: dict[str, Any] | None
     # Reset at the start of every turn.
     question: str
     next_step: str | None  # sql | rag | general
@@ -45,6 +47,9 @@ class SQLGraphState(TypedDict, total=False):
     """The SQL graph agent's state (seed: SQLGraphState), one per question."""
 
     question: str
+    # For a follow-up on the last result: that turn's question (in its own context), the SQL
+    # the model wrote for it and its tables. The new SQL changes that one.
+    previous: dict[str, Any] | None
     history: list[AnyMessage]  # the conversation so far, truncated, for follow-ups
     candidate_tables: list[str]
     tables: list[str]

@@ -48,11 +48,23 @@ RETRY_TEMPERATURE = 0.8
 # -- nodes -----------------------------------------------------------------------------------
 
 
+def question_in_context(state: SQLGraphState) -> str:
+    """The question, after the one it follows up when it is a follow-up on the last result:
+    what table search, the join plan, the correction and the answer read."""
+    previous = state.get("previous")
+    if not previous:
+        return state["question"]
+    return f"{previous['question']} Follow-up: {state['question']}"
+
+
 async def select_tables(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     """Embedding pre-filter over table descriptions, then the model picks 3-8 of them."""
     tk = runtime.context.sql
-    question = state["question"]
+    question = question_in_context(state)
     candidates = tk.search_tables(question, tk.limits.prefilter_tables)
+    # A follow-up keeps the tables its previous question used.
+    earlier = [t for t in (state.get("previous") or {}).get("tables") or [] if t in tk.graph.tables]
+    candidates = list(dict.fromkeys([*earlier, *candidates]))
     low, high = min(MIN_TABLES, len(candidates)), min(MAX_TABLES, len(candidates))
     chosen: list[str] = []
     if candidates:
@@ -88,6 +100,7 @@ async def select_tables(state: SQLGraphState, runtime: Runtime[AnalystContext]) 
     if len(chosen) < low:
         fallback = candidates[: max(low, tk.limits.max_fallback_tables)]
         chosen = list(dict.fromkeys([*chosen, *fallback]))[: max(low, len(chosen))]
+    chosen = list(dict.fromkeys([*earlier, *chosen]))
     return {"candidate_tables": candidates, "tables": chosen}
 
 
@@ -110,7 +123,7 @@ def plan_joins(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[s
     """Joins for the tables the question names (else the first chosen one); the other chosen
     tables stay in the schema, to be joined only for a column the question needs."""
     tk = runtime.context.sql
-    named = tk.named_tables(state["question"], state["tables"]) or state["tables"][:1]
+    named = tk.named_tables(question_in_context(state), state["tables"]) or state["tables"][:1]
     join_tables, plan = tk.join_plan(named)
     return {"join_tables": join_tables, "join_plan": plan}
 
@@ -118,8 +131,16 @@ def plan_joins(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[s
 async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     tk = runtime.context.sql
     history = ""
-    if state.get("outcome") == "empty" and state.get("sql"):
-        history = render(prompts.EMPTY_RESULT_HINT, previous_sql=state["sql"])
+    previous = state.get("previous")
+    if previous:
+        history = render(
+            prompts.FOLLOW_UP_HINT,
+            previous_question=previous["question"],
+            previous_sql=previous["sql"],
+        )
+    empty = state.get("outcome") == "empty" and bool(state.get("sql"))
+    if empty:
+        history += render(prompts.EMPTY_RESULT_HINT, previous_sql=state["sql"])
     # The planned tables first: a small model reads the top of a long schema most closely.
     tables = list(dict.fromkeys([*(state.get("join_tables") or []), *state["tables"]]))
     turn = render(
@@ -133,7 +154,7 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
         question=state["question"],
     )
     system = render(prompts.SQL_SYSTEM, dialect=tk.dialect_name, max_rows=tk.limits.max_query_rows)
-    tried = [state["sql"]] if history else []
+    tried = [state["sql"]] if empty else []
     sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
     return {
         "sql": sql,
@@ -221,7 +242,7 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
         tried += "\nThe failed SQL repeats an earlier attempt: change it."
     turn = render(
         prompts.CORRECTION,
-        question=state["question"],
+        question=question_in_context(state),
         sql=failed,
         error=state.get("last_sql_error") or "",
         schema=tk.schema_text(tables, limits.max_columns_in_correction),
@@ -248,7 +269,7 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     if outcome == "answered":
         text = await summarize_rows(
             runtime.context.llm,
-            state["question"],
+            question_in_context(state),
             state.get("column_names") or [],
             state.get("structured_result") or [],
             truncated=bool(state.get("truncated")),
