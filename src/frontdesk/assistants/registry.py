@@ -111,8 +111,14 @@ async def load_services(
                 # One assistant's outage (its database is down) must not take the others
                 # with it: it answers 503 with the reason until the server restarts.
                 logger.exception("assistant %s failed to load; serving the others", name)
-                # Only the error's type is shown: its text may hold a host or a URL.
-                services[name] = UnavailableService(name, type(exc).__name__)
+                # A FrontdeskError's message is written to be shown; any other error's text
+                # may hold a host or a URL, so only its type is.
+                reason = (
+                    str(exc)
+                    if isinstance(exc, FrontdeskError)
+                    else f"{type(exc).__name__} (for example, its database is not reachable)"
+                )
+                services[name] = UnavailableService(name, reason)
     except BaseException:
         for service in services.values():
             await service.aclose()

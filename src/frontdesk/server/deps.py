@@ -59,11 +59,11 @@ def resolve_service(request: Request, name: str | None) -> AssistantService:
             f"Unknown assistant '{shown}'. Available: {', '.join(known) or 'none'}.",
             available=known,
         )
-    if not service.ready and safe_info(service).get("unavailable"):
+    if not service.ready and (reason := safe_info(service).get("unavailable")):
         raise ApiError(
             503,
-            f"The assistant '{name}' failed to start (for example, its database is not "
-            "reachable); the other assistants keep serving. See the server log.",
+            f"The assistant '{name}' failed to start: {reason}. The other assistants keep serving; "
+            "see the server log.",
             assistant=name,
         )
     if not service.ready:

@@ -18,7 +18,7 @@ from sqlalchemy import inspect
 
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.assistants.analyst import nodes
-from frontdesk.assistants.analyst.db.engine import open_engine
+from frontdesk.assistants.analyst.database import connect_checked
 from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.evaluation import sql_target
 from frontdesk.assistants.analyst.graph import build_graph
@@ -87,7 +87,7 @@ def open_database(
     if url is None:
         url = own.database_url or demo_database_url(settings)
     key = own.aes_key.get_secret_value()
-    engine = open_engine(url, key, read_only=True)
+    engine = connect_checked(url, key)
     views = set(inspect(engine).get_view_names())
     secure_map = {t: v for t, v in SECURE_VIEW_MAP.items() if v in views}
     graph = join_graph_for(settings, models, engine, name, manual=bool(secure_map))

@@ -138,9 +138,10 @@ def _classify_postgres(error: BaseException) -> tuple[str, str]:
     if kind == "timeout":
         text = "the query took too long and was stopped"
     elif kind == "connection" and not code:
-        # psycopg's "connection failed: connection to server at "127.0.0.1", port 5433
-        # failed: Connection refused ...": keep the reason.
-        text = str(error).strip().splitlines()[-1] if str(error).strip() else text
+        # psycopg: 'connection failed: connection to server at "127.0.0.1", port 5433 failed:
+        # Connection refused' and a second line of advice: the first line says what happened.
+        first = str(error).strip().splitlines()[0] if str(error).strip() else text
+        text = first.removeprefix("connection failed: ")
     return kind, text
 
 

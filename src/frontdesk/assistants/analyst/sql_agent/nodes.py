@@ -145,7 +145,7 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
     tables = list(dict.fromkeys([*(state.get("join_tables") or []), *state["tables"]]))
     turn = render(
         prompts.SQL_GENERATION,
-        schema=tk.schema_text(tables, tk.limits.max_columns_in_schema),
+        schema=tk.schema_text(tables, tk.limits.max_columns_in_schema, question_in_context(state)),
         relationships=tk.relationship_lines(
             state.get("allowed_relationships") or [], tk.limits.max_relationships_in_prompt
         ),
@@ -245,7 +245,7 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
         question=question_in_context(state),
         sql=failed,
         error=state.get("last_sql_error") or "",
-        schema=tk.schema_text(tables, limits.max_columns_in_correction),
+        schema=tk.schema_text(tables, limits.max_columns_in_correction, question_in_context(state)),
         relationships=tk.relationship_lines(
             tk.relationships_among(tables, limits.max_relationships_in_prompt),
             limits.max_relationships_in_prompt,

@@ -195,3 +195,23 @@ def named_tables(question: str, tables: list[str], columns: Mapping[str, list[st
             if distinctive and _find(tokens, [_stem(w) for w in words]):
                 found.add(owners[0])
     return [t for t in tables if t in found][:MAX_NAMED_TABLES]
+
+
+def columns_for_prompt(columns: list[str], max_columns: int, question: str = "") -> list[str]:
+    """At most `max_columns` of a table's columns for a prompt, in the table's order: keys
+    first (id and *Id, for joins), then those the question names a word of, then the rest.
+
+    Why: a table of 500 columns (exported spreadsheets, wide fact tables) cut at its first 50
+    hides the one column the question is about, and the model then invents a name."""
+    if len(columns) <= max_columns:
+        return list(columns)
+    asked = {_stem(w) for w in _WORD.findall(question.lower())} - _STOP
+
+    def rank(column: str) -> int:
+        words = words_of_name(column)
+        if words and words[-1] == "id":
+            return 0
+        return 1 if asked & {_stem(w) for w in words} else 2
+
+    kept = set(sorted(columns, key=lambda c: (rank(c), columns.index(c)))[:max_columns])
+    return [c for c in columns if c in kept]

@@ -28,7 +28,11 @@ from frontdesk.assistants.analyst.sql import executor
 from frontdesk.assistants.analyst.sql.personal import reads_personal_data
 from frontdesk.assistants.analyst.sql.repair import repair_columns
 from frontdesk.assistants.analyst.sql_agent.answers import render_table
-from frontdesk.assistants.analyst.sql_agent.table_search import TableSearch, named_tables
+from frontdesk.assistants.analyst.sql_agent.table_search import (
+    TableSearch,
+    columns_for_prompt,
+    named_tables,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -189,13 +193,19 @@ class SQLToolkit:
 
     # -- prompt text -------------------------------------------------------------------------
 
-    def schema_text(self, tables: list[str], max_columns: int) -> str:
+    def schema_text(self, tables: list[str], max_columns: int, question: str = "") -> str:
         lines = []
         for table in tables:
             if table not in self.graph.tables:
                 continue
-            columns = self.graph.columns_of(table)[:max_columns]
-            line = f"{table}({', '.join(columns)})"
+            every = list(self.graph.columns_of(table))
+            columns = columns_for_prompt(every, max_columns, question)
+            more = (
+                f", ... {len(every) - len(columns)} more columns"
+                if len(columns) < len(every)
+                else ""
+            )
+            line = f"{table}({', '.join(columns)}{more})"
             sample = self.sample(table)
             lines.append(f"{line}\n  {sample}" if sample else line)
         return "\n".join(lines)
