@@ -9,12 +9,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from frontdesk.assistants.analyst.database import demo_semantic
 from frontdesk.assistants.analyst.db.engine import open_engine
 from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
 from frontdesk.assistants.analyst.demo.build import build_sqlite
 from frontdesk.assistants.analyst.joins.benchmark import benchmark_paths
 from frontdesk.assistants.analyst.joins.build import build_join_graph
-from frontdesk.assistants.analyst.service import EVAL_DIR, MANUAL_OVERRIDES
+from frontdesk.assistants.analyst.service import EVAL_DIR
 from frontdesk.assistants.analyst.sql import check as sqlcheck
 
 KEY = "bench-key"
@@ -33,7 +34,7 @@ def bench_analyst(tmp: Path | None = None) -> dict:
         built = time.perf_counter() - started
         engine = open_engine(f"sqlite:///{path}", KEY, read_only=True)
         started = time.perf_counter()
-        graph = build_join_graph(engine, MANUAL_OVERRIDES)
+        graph = build_join_graph(engine, demo_semantic().overrides)
         introspected = time.perf_counter() - started
         engine.dispose()
     catalog = sqlcheck.SchemaCatalog({t: list(i.columns) for t, i in graph.tables.items()})

@@ -29,6 +29,8 @@ ALLOWED: dict[str, frozenset[str]] = {
     "sql": frozenset({"joins"}),
     "demo": frozenset({"db"}),
     "sql_agent": frozenset({"sql", "joins", "db", "state", "prompts", "settings"}),
+    # The semantic file is checked with the SQL checker and becomes join overrides.
+    "semantic": frozenset({"sql", "joins"}),
 }
 # The shared top-level modules the SQL agent imports must not import it back at run time (a
 # `TYPE_CHECKING` import for an annotation is fine), or the two would load each other.

@@ -2,26 +2,26 @@
 
 `relationship_truth()` lists every relationship column, declared by a FOREIGN KEY or not; the
 join graph must reproduce the declared ones exactly and infer most undeclared ones from
-naming; `join_graph_manual.json` supplies the role names (`createdBy`) naming cannot resolve.
+naming; the demo's semantic file (`data/semantic_demo.yaml`, joins) supplies the role names
+(`createdBy`) naming cannot resolve.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, inspect
 
-from frontdesk.assistants import analyst
+from frontdesk.assistants.analyst.database import demo_semantic
 from frontdesk.assistants.analyst.joins.benchmark import benchmark_paths
-from frontdesk.assistants.analyst.joins.build import build_join_graph, load_manual
+from frontdesk.assistants.analyst.joins.build import build_join_graph
 from frontdesk.assistants.analyst.joins.graph import Relationship, TableInfo
 from frontdesk.assistants.analyst.joins.inference import infer_relationships, split_name
 from frontdesk.assistants.analyst.joins.paths import JoinPathFinder
 
 schema = pytest.importorskip("frontdesk.assistants.analyst.demo.schema.tables")
-MANUAL = Path(analyst.__file__).parent / "data" / "join_graph_manual.json"
+MANUAL = demo_semantic().overrides
 
 
 def _truth() -> dict[tuple[str, str], dict]:
@@ -69,7 +69,7 @@ def test_inference_and_manual_overrides_cover_the_schema_truth():
     assert score["precision"] >= 0.9
     assert score["recall_nameable"] >= 0.95
     # Every manual override is true, and with them every relationship joins at >= 0.7.
-    manual = load_manual(MANUAL)
+    manual = MANUAL
     for rel in manual.add:
         assert truth[rel.from_table, rel.from_column]["to_table"] == rel.to_table, rel
     covered = {(r.from_table, r.from_column) for r in inferred if r.confidence >= 0.7}
@@ -106,7 +106,7 @@ def test_demo_database_join_graph(demo_engine):
     usable = {(r.from_table, r.from_column) for r in graph.relationships if r.confidence >= 0.7}
     assert usable >= set(truth)  # every true relationship can be joined on
     finder = JoinPathFinder(graph)
-    assert finder.no_transit == load_manual(MANUAL).no_transit
+    assert finder.no_transit == MANUAL.no_transit
     result = benchmark_paths(graph, n=300)
     print(f"demo join paths: {json.dumps(result)}")
     assert result["pair_uncached_p50_ms"] < 1.0

@@ -89,8 +89,11 @@ class SeedEventEncoder:
                 return {"event": "step", "step": data.get("step")}
             if stage == "queue":
                 # Beyond the seed, like `step`: the turn waits for the model (1: next).
-                return {"event": "queue", "position": data.get("position"),
-                        "waiting": data.get("waiting")}
+                return {
+                    "event": "queue",
+                    "position": data.get("position"),
+                    "waiting": data.get("waiting"),
+                }
             return None
         if event == "token":
             self.tokens += 1
@@ -150,7 +153,9 @@ async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSo
     # Conversations are keyed by (company, user, conversation): the key's own company when it
     # is configured with one, else the request's; the user namespaces the key (Caller).
     company = caller.company or conversation.company_id or "-"
-    plan = await plan_turn(request, caller, NAME, f"{company}:{conversation.id}", body.input.message)
+    plan = await plan_turn(
+        request, caller, NAME, f"{company}:{conversation.id}", body.input.message
+    )
     encode = SeedEventEncoder()
     stream = chat_sse_stream(
         plan.service,

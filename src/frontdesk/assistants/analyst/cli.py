@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -9,7 +10,7 @@ from rich.console import Console
 
 app = typer.Typer(no_args_is_help=True)
 console = Console(stderr=True)
-out = Console(highlight=False, soft_wrap=True)
+out_console = Console(highlight=False, soft_wrap=True)
 
 
 @app.command("load-demo")
@@ -55,5 +56,63 @@ def load_demo_command(
             console.print(f"[bold red]error:[/] could not build the demo database: {reason}")
             raise typer.Exit(1) from None
     safe = make_url(url).render_as_string(hide_password=True)
-    out.print(f"demo database ready at {safe}")
-    out.print(f"use it with: FRONTDESK_ANALYST_DATABASE_URL='{safe}' frontdesk serve")
+    out_console.print(f"demo database ready at {safe}")
+    out_console.print(f"use it with: FRONTDESK_ANALYST_DATABASE_URL='{safe}' frontdesk serve")
+
+
+@app.command("describe")
+def describe_command(
+    url: Annotated[
+        str | None,
+        typer.Option("--url", help="The database (SQLAlchemy URL); default: the configured one."),
+    ] = None,
+    name: Annotated[
+        str, typer.Option("--name", help="Its name (the file is <name>.yaml).")
+    ] = "demo",
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Where to write; default: where the analyst reads it."),
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """Draft a semantic file for a database from its schema: descriptions, column notes and
+    the inferred joins to confirm. Edit it, then restart the analyst."""
+    from frontdesk.assistants.analyst.database import connect_checked
+    from frontdesk.assistants.analyst.joins.build import build_join_graph
+    from frontdesk.assistants.analyst.semantic.draft import draft_semantic
+    from frontdesk.assistants.analyst.settings import AnalystSettings
+    from frontdesk.config import get_settings
+    from frontdesk.errors import FrontdeskError
+
+    settings = get_settings()
+    own = AnalystSettings.of(settings)
+    target = url or own.database_url
+    if target is None:
+        console.print(
+            "[bold red]error:[/] no database: pass --url, or set FRONTDESK_ANALYST_DATABASE_URL "
+            "(the demo database ships with its own semantic file)"
+        )
+        raise typer.Exit(2)
+    path = out or (
+        own.semantic_file
+        if url is None and own.semantic_file
+        else settings.data_dir / "analyst" / "semantic" / f"{name}.yaml"
+    )
+    if path.exists() and not force:
+        console.print(f"[bold red]error:[/] {path} exists; pass --force to replace it")
+        raise typer.Exit(1)
+    try:
+        engine = connect_checked(target, own.aes_key.get_secret_value())
+    except FrontdeskError as exc:
+        console.print(f"[bold red]error:[/] {exc}")
+        raise typer.Exit(1) from None
+    try:
+        with console.status("reading the schema and inferring joins..."):
+            graph = build_join_graph(engine)
+            text = draft_semantic(engine, graph, name)
+    finally:
+        engine.dispose()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    out_console.print(f"wrote {path}: {len(graph.tables)} tables, {len(graph.relationships)} joins")
+    out_console.print("edit it (descriptions, joins, examples), then restart the analyst")

@@ -43,7 +43,7 @@ Rules:
 )
 
 SQL_GENERATION = Template(
-    """Schema:
+    """${examples}Schema:
 $schema
 
 Relationships (table.column = table.column):

@@ -14,25 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.messages import HumanMessage
-from sqlalchemy import inspect
 
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.assistants.analyst import nodes
-from frontdesk.assistants.analyst.database import connect_checked
-from frontdesk.assistants.analyst.db.secure_views import SECURE_VIEW_MAP
+from frontdesk.assistants.analyst.database import open_database
 from frontdesk.assistants.analyst.evaluation import sql_target
 from frontdesk.assistants.analyst.graph import build_graph
-from frontdesk.assistants.analyst.joins.build import build_join_graph
-from frontdesk.assistants.analyst.joins.graph import JoinGraph
 from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
 from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
-from frontdesk.assistants.analyst.sql_agent.table_search import (
-    TableSearch,
-    table_text,
-    words_of_name,
-)
-from frontdesk.assistants.analyst.sql_agent.toolkit import SQLLimits, SQLToolkit
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
 from frontdesk.assistants.base import Answer, ChatEvent
 from frontdesk.config import Settings
@@ -54,9 +45,7 @@ NAME = "analyst"
 DATA_DIR = Path(__file__).parent / "data"
 DOCS_DIR = DATA_DIR / "docs"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
-MANUAL_OVERRIDES = DATA_DIR / "join_graph_manual.json"
 EVAL_DIR = DATA_DIR / "eval"
-DEMO = "demo"
 GREETING_PATTERNS = [r"(hi|hello|hey|good (morning|afternoon|evening)|thanks|thank you)( there)?"]
 # The manual's relevance gate: telecom's calibrated value (same embedding model and scale).
 MANUAL_GATE_THRESHOLD = 0.95
@@ -67,73 +56,6 @@ class Knowledge:
     source: MarkdownCorpus
     index: KnowledgeIndex
     retriever: MMRRetriever
-
-
-def demo_database_url(settings: Settings) -> str:
-    """The demo database, built (deterministically, once) when it is missing or outdated."""
-    from frontdesk.assistants.analyst.demo.build import build_sqlite
-
-    path = settings.data_dir / "analyst_demo.sqlite"
-    build_sqlite(path, AnalystSettings.of(settings).aes_key.get_secret_value())
-    return f"sqlite:///{path}"
-
-
-def open_database(
-    settings: Settings, models: Models, *, url: str | None = None, name: str = DEMO
-) -> SQLToolkit:
-    """The SQL toolkit over one database: the configured one (default: the demo database) or
-    `url` (any SQLAlchemy URL; its tables are learned by introspection)."""
-    own = AnalystSettings.of(settings)
-    if url is None:
-        url = own.database_url or demo_database_url(settings)
-    key = own.aes_key.get_secret_value()
-    engine = connect_checked(url, key)
-    views = set(inspect(engine).get_view_names())
-    secure_map = {t: v for t, v in SECURE_VIEW_MAP.items() if v in views}
-    graph = join_graph_for(settings, models, engine, name, manual=bool(secure_map))
-    descriptions = table_descriptions(graph, demo=bool(secure_map))
-    texts = {t: table_text(t, descriptions[t], list(graph.tables[t].columns)) for t in graph.tables}
-    cache = settings.index_dir(NAME) / name
-    search = TableSearch(
-        models.embeddings,
-        texts,
-        cache_dir=cache,
-        embeddings_id=models.embeddings_id,
-        columns={t: list(info.columns) for t, info in graph.tables.items()},
-    )
-    return SQLToolkit(
-        name=name,
-        engine=engine,
-        graph=graph,
-        search=search,
-        descriptions=descriptions,
-        secure_map=secure_map,
-        limits=SQLLimits.from_settings(own),
-    )
-
-
-def join_graph_for(
-    settings: Settings, models: Models, engine, name: str, *, manual: bool
-) -> JoinGraph:
-    """Introspection + naming inference + the manual overrides (+ the optional LLM check),
-    written to `join_graph_validated.json` beside the index for people to read."""
-    own = AnalystSettings.of(settings)
-    llm = models.chat if own.validate_joins_with_llm else None
-    graph = build_join_graph(engine, MANUAL_OVERRIDES if manual else None, llm)
-    path = own.join_graph or settings.index_dir(NAME) / name / "join_graph_validated.json"
-    graph.save(path)
-    return graph
-
-
-def table_descriptions(graph: JoinGraph, *, demo: bool) -> dict[str, str]:
-    known: dict[str, str] = {}
-    if demo:
-        from frontdesk.assistants.analyst.demo.schema.tables import (
-            table_descriptions as demo_tables,
-        )
-
-        known = dict(demo_tables())
-    return {t: known.get(t) or " ".join(words_of_name(t)) for t in graph.tables}
 
 
 def open_knowledge(

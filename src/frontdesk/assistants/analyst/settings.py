@@ -20,6 +20,11 @@ class AnalystSettings(AssistantSettings):
     database_url: str | None = None
     aes_key: SecretStr = SecretStr("frontdesk-demo-key")
     join_graph: Path | None = None  # default: <index_dir>/join_graph_validated.json
+    # What the schema does not say (descriptions, joins, question-to-SQL examples); default:
+    # the shipped one for the demo, else <data_dir>/analyst/semantic/<name>.yaml if present.
+    semantic_file: Path | None = None
+    # How many of its examples, the closest to the question, the SQL writer is shown (0: none).
+    sql_few_shot_examples: int = Field(default=3, ge=0, le=10)
     validate_joins_with_llm: bool = False
     # More named databases for `frontdesk eval sql` rows ({"name": "sqlalchemy-url"}).
     databases: dict[str, str] = Field(default_factory=dict)

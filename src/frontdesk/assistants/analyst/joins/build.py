@@ -6,7 +6,8 @@ Three sources are merged (see `graph` for what the graph holds):
 2. naming inference (`employeeId` -> `employee.id`, Chinook-style `Album.ArtistId` ->
    `Artist.ArtistId`; type `inferred`, confidence < 1; see `inference`), because many
    production schemas declare few or no foreign keys;
-3. a manual overrides file (`join_graph_manual.json`: add, remove, hide tables; type `manual`).
+3. manual overrides (the semantic file's joins and table flags, or a JSON file of the same:
+   add, remove, hide tables; type `manual`).
 
 An optional LLM pass then drops implausible inferred relationships, and the result is saved as
 `join_graph_validated.json` (format: `JoinGraph.to_dict`).
@@ -260,24 +261,28 @@ def validate_with_llm(
 
 def build_join_graph(
     engine: Any,
-    manual: str | Path | None = None,
+    manual: str | Path | ManualOverrides | None = None,
     llm: Any = None,
     *,
     exclude: Iterable[str] = (),
     exclude_prefixes: Sequence[str] = ("_",),
     infer: bool = True,
     batch_size: int = 20,
+    base: JoinGraph | None = None,
 ) -> JoinGraph:
     """Introspect + infer + manual overrides -> merge -> optional LLM check.
 
-    `engine` is a SQLAlchemy engine (or URL string). `manual` is the overrides file (or None).
+    `engine` is a SQLAlchemy engine (or URL string). `manual` is the overrides (a file, or
+    already read: a semantic file's joins), or None. `base` is the engine's introspection when
+    the caller already has it.
     """
-    if isinstance(engine, str):
-        from sqlalchemy import create_engine
+    if base is None:
+        if isinstance(engine, str):
+            from sqlalchemy import create_engine
 
-        engine = create_engine(engine)
-    base = introspect(engine, exclude=exclude, exclude_prefixes=exclude_prefixes)
-    overrides = load_manual(manual)
+            engine = create_engine(engine)
+        base = introspect(engine, exclude=exclude, exclude_prefixes=exclude_prefixes)
+    overrides = manual if isinstance(manual, ManualOverrides) else load_manual(manual)
     existing = [*base.relationships, *overrides.add]
     inferred = infer_relationships(base.tables, existing) if infer else []
     graph = merge(base.tables, base.relationships, inferred, overrides)

@@ -228,7 +228,7 @@ class JoinPathFinder:
             nodes = nx.shortest_path(weak, a, b)
             return (
                 f"{a} and {b} connect only through relationships below {limit} "
-                f"({' -> '.join(nodes)}); a manual override in join_graph_manual.json can add it"
+                f"({' -> '.join(nodes)}); the semantic file's joins can add it"
             )
         return f"no chain of relationships ({limit}) connects {a} and {b}"
 

@@ -145,6 +145,7 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
     tables = list(dict.fromkeys([*(state.get("join_tables") or []), *state["tables"]]))
     turn = render(
         prompts.SQL_GENERATION,
+        examples=tk.examples_text(question_in_context(state)),
         schema=tk.schema_text(tables, tk.limits.max_columns_in_schema, question_in_context(state)),
         relationships=tk.relationship_lines(
             state.get("allowed_relationships") or [], tk.limits.max_relationships_in_prompt

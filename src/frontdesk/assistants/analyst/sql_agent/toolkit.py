@@ -67,6 +67,7 @@ class SQLLimits:
     prefilter_tables: int = 12
     query_timeout_s: float = 10.0
     max_query_rows: int = 100
+    few_shot_examples: int = 3
 
     @classmethod
     def from_settings(cls, s: AnalystSettings) -> SQLLimits:
@@ -90,6 +91,7 @@ class SQLLimits:
             prefilter_tables=s.sql_prefilter_tables,
             query_timeout_s=s.sql_query_timeout_s,
             max_query_rows=s.max_query_rows,
+            few_shot_examples=s.sql_few_shot_examples,
         )
 
 
@@ -112,6 +114,8 @@ class SQLToolkit:
         descriptions: dict[str, str],
         secure_map: dict[str, str],
         limits: SQLLimits,
+        column_notes: dict[str, dict[str, str]] | None = None,
+        examples: Any = None,
     ):
         self.name = name
         self.engine = engine
@@ -125,6 +129,9 @@ class SQLToolkit:
         self.catalog = sqlcheck.SchemaCatalog({t: list(i.columns) for t, i in graph.tables.items()})
         self.paths = JoinPathFinder(graph, confidence_threshold=limits.confidence_threshold)
         self._samples: dict[str, str] = {}
+        # From the semantic file: notes on columns, and its examples (semantic.ExampleSearch).
+        self.column_notes = column_notes or {}
+        self.examples = examples
 
     # -- table choice and joins --------------------------------------------------------------
 
@@ -206,9 +213,22 @@ class SQLToolkit:
                 else ""
             )
             line = f"{table}({', '.join(columns)}{more})"
+            notes = self.column_notes.get(table, {})
+            if notes:
+                line += "\n  notes: " + "; ".join(f"{c}: {t}" for c, t in notes.items())
             sample = self.sample(table)
             lines.append(f"{line}\n  {sample}" if sample else line)
         return "\n".join(lines)
+
+    def examples_text(self, question: str) -> str:
+        """The semantic file's examples closest to the question, as few-shot text ("" if none)."""
+        found = (
+            self.examples.closest(question, self.limits.few_shot_examples) if self.examples else []
+        )
+        if not found:
+            return ""
+        shown = "\n\n".join(f"Question: {e.question}\nSQL: {e.sql}" for e in found)
+        return f"Examples of questions about this database and their SQL:\n{shown}\n\n"
 
     def relationship_lines(self, relationships: list[dict[str, Any]], limit: int) -> str:
         lines = [
