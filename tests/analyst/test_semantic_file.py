@@ -148,8 +148,7 @@ def test_the_demo_ships_a_semantic_file_that_checks():
     assert "user" in layer.overrides.no_transit and len(layer.examples) >= 12
 
 
-def test_describe_drafts_a_file_the_analyst_then_reads(tmp_path, shop, monkeypatch):
-    monkeypatch.setenv("FRONTDESK_DATA_DIR", str(tmp_path / "data"))
+def test_describe_drafts_a_file_the_analyst_then_reads(tmp_path, shop, offline_cli_env):
     runner = CliRunner()
     result = runner.invoke(app, ["analyst", "describe", "--url", shop, "--name", "shop"])
     assert result.exit_code == 0, result.output

@@ -14,6 +14,7 @@ import yaml
 from sqlalchemy import inspect
 
 from frontdesk.assistants.analyst.joins.graph import JoinGraph
+from frontdesk.assistants.analyst.joins.inference import split_name
 
 HEADER = """# Semantic file for {database}: what its schema does not say. Drafted by
 # `frontdesk analyst describe`; edit it, then restart. The analyst reads it at every start
@@ -28,9 +29,7 @@ HEADER = """# Semantic file for {database}: what its schema does not say. Drafte
 
 
 def _words(name: str) -> str:
-    from frontdesk.assistants.analyst.sql_agent.table_search import words_of_name
-
-    return " ".join(words_of_name(name))
+    return " ".join(split_name(name))
 
 
 def draft_semantic(engine: Any, graph: JoinGraph, database: str) -> str:
