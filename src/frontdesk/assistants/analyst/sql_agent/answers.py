@@ -34,11 +34,13 @@ def render_table(columns: Sequence[str], rows: Sequence[dict[str, Any]], limit: 
     content anyone may have written (a work order's notes): instructions planted in them are
     screened out before they reach a prompt."""
     head = " | ".join(columns)
-    body = [
-        " | ".join(screen_untrusted(_cell(row.get(c))).text for c in columns)
-        for row in rows[:limit]
-    ]
+    body = [" | ".join(screened_cell(row.get(c)) for c in columns) for row in rows[:limit]]
     return "\n".join([head, *body])
+
+
+def screened_cell(value: Any) -> str:
+    """One cell as a prompt shows it, instructions planted in it screened out."""
+    return screen_untrusted(_cell(value)).text
 
 
 def _cell(value: Any) -> str:
