@@ -70,3 +70,11 @@ async def test_writes_from_the_model_change_nothing_on_postgres(
         answer = await service.ask("list overdue invoices", "w")
         assert answer.extra["sql_report"]["outcome"] == "refused", sql
     assert checksums(postgres_toolkit.engine) == before
+
+
+def test_sample_rows_on_postgres_read_the_secure_view_without_personal_columns(postgres_toolkit):
+    schema = postgres_toolkit.schema_text(["employee", "workOrder"], 50)
+    assert "row: id=1, userId=" in schema and "employeeNumber='E1001'" in schema
+    assert "row: id=1, workOrderNumber='WO-" in schema
+    for column in ("firstName=", "lastName=", "email=", "phone=", "notes=", "contactName="):
+        assert column not in schema

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.sql.executor import DatabaseDown
 
@@ -46,6 +48,38 @@ async def test_an_answer_with_a_number_not_in_the_rows_is_rewritten_from_them(an
     service, _ = analyst(script(sql=[ACTIVE_TECHS], answer="There are 25 active technicians."))
     answer = await service.ask("how many technicians are active", "t1")
     assert answer.answer == "The result is 21."
+
+
+TOP_TECHS = (
+    "SELECT e.firstName, e.lastName, COUNT(*) AS jobs FROM employee e "
+    "JOIN workOrder w ON w.assignedToId = e.id GROUP BY e.id ORDER BY jobs DESC, e.id LIMIT 2"
+)
+
+
+async def test_an_answer_naming_someone_not_in_the_rows_is_rewritten_from_them(analyst, caplog):
+    made_up = "There are 21 active technicians, led by Marcus Whitfield."
+    service, _ = analyst(script(sql=[ACTIVE_TECHS], answer=made_up))
+    with caplog.at_level(logging.INFO, logger="frontdesk.assistants.analyst.sql_agent.answers"):
+        answer = await service.ask("how many technicians are active", "t1")
+    assert answer.answer == "The result is 21."
+    assert "answer named ['Marcus', 'Whitfield'], not in the result" in caplog.text
+
+
+async def test_an_answer_with_the_names_of_the_rows_is_kept(analyst, toolkit):
+    top = toolkit.execute(toolkit.prepare(TOP_TECHS).sql)
+    (first, last, jobs), (first2, last2, _) = top.rows
+    said = f"The top technician is {first} {last} with {jobs} work orders, then {first2} {last2}."
+    service, _ = analyst(script(sql=[TOP_TECHS], answer=said))
+    answer = await service.ask("which technicians have the most work orders", "t1")
+    assert answer.extra["final_structured_data"][0]["lastName"] == last
+    assert answer.answer == said
+
+
+async def test_an_answer_with_capitalised_ordinary_words_is_kept(analyst):
+    said = "There are 21 Active Technicians in the Employee records as of Monday, March 3 (Total)."
+    service, _ = analyst(script(sql=[ACTIVE_TECHS], answer=said))
+    answer = await service.ask("how many technicians are active on march 3", "t1")
+    assert answer.answer == said
 
 
 async def test_a_column_of_the_wrong_table_is_repaired_without_the_model(analyst):

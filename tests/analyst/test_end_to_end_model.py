@@ -52,3 +52,25 @@ async def test_a_follow_up_is_answered_over_the_previous_result(settings):
     assert report["outcome"] == "answered", report
     assert "secure_workorder" in report["executed_sql"]
     assert list(second.extra["final_structured_data"][0].values()) == [11]
+
+
+async def test_the_models_answer_naming_the_rows_is_kept(settings):
+    # The name check must not throw away a real answer that names the people in the rows
+    # (its false alarms: capitalised words, words of the question or the columns).
+    from frontdesk.assistants.analyst.sql_agent.answers import (
+        names_in,
+        plain_answer,
+        summarize_rows,
+    )
+
+    columns = ["firstName", "lastName", "workOrders"]
+    rows = [
+        {"firstName": "Jonathan", "lastName": "King", "workOrders": 220},
+        {"firstName": "Laura", "lastName": "Jones", "workOrders": 166},
+    ]
+    question = "Which two technicians have the most work orders?"
+    text = await summarize_rows(Models(settings).chat, question, columns, rows, truncated=False)
+    assert text != plain_answer(columns, rows, False)
+    # It named someone inside a sentence, so the check did run on a name from the rows (the
+    # 0.5B model wrote "Laura and Jonathan have the most work orders.").
+    assert set(names_in(text)) & {"Jonathan", "King", "Laura", "Jones"}

@@ -7,7 +7,12 @@ from langchain_core.messages import HumanMessage
 
 from frontdesk.assistants.analyst.nodes import is_write_request, route_from_classify
 from frontdesk.assistants.analyst.sql_agent import nodes as n
-from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, unsupported_numbers
+from frontdesk.assistants.analyst.sql_agent.answers import (
+    names_in,
+    plain_answer,
+    unsupported_names,
+    unsupported_numbers,
+)
 
 LIMITS = {"max_correction_attempts": 3, "max_iterations": 15}
 
@@ -122,12 +127,48 @@ def test_plain_answers_from_rows():
 
 
 def test_answer_names_must_come_from_the_rows():
-    from frontdesk.assistants.analyst.sql_agent.answers import unsupported_names
-
     rows = [{"name": "Granite Data Center Group"}, {"name": "Pecan Grove Plastics"}]
     assert unsupported_names("The top customer is James Clark.", rows, "q") == {"James", "Clark"}
     assert unsupported_names("The top customer is Granite Data Center Group.", rows, "q") == set()
     assert unsupported_names("Most are in Dallas.", rows, "Which customers in Dallas?") == set()
+    # Part of a name from the rows with a made-up part.
+    assert unsupported_names("The top one is Granite Holdings.", rows, "q") == {"Holdings"}
+    # A possessive, a name in quotes, a name after a comma.
+    assert unsupported_names("Pecan Grove's total leads, ahead of 'Granite'.", rows, "") == set()
+    assert unsupported_names("It is 'Acme Corp', then Granite.", rows, "") == {"Acme", "Corp"}
+
+
+def test_a_name_in_the_query_that_made_the_rows_counts():
+    sql = "SELECT COUNT(*) AS n FROM customer c WHERE c.name = 'Pecan Grove Plastics'"
+    answer = "Pecan Grove Plastics has 12 work orders."  # 'has' keeps 'Plastics' mid-sentence
+    assert unsupported_names(answer, [{"n": 12}], "how many for pecan grove?", sql) == set()
+    assert unsupported_names("It is Pecan Grove Plastics.", [{"n": 12}], "pecan grove?") == {
+        "Plastics"
+    }
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "There are 21 active technicians.",  # the first word of a sentence
+        "Yes. Most of them are open.\n- Open: 17\n- Closed: 4",  # sentences, list items
+        "Result: Completed work orders lead.",  # after a colon
+        "The Total Hours of the technicians are listed.",  # words of the question and columns
+        "Most were opened on a Monday in March, by the HVAC team.",  # calendar, capitals
+        "The Status of most is In Progress.",  # a column name, a value spelled as words
+        "The Average is 12.5, per the Work Order Type.",  # common words, the query's table
+    ],
+)
+def test_capitalised_ordinary_words_are_not_names(answer):
+    rows = [{"totalHours": 12.5, "status": "in_progress"}, {"totalHours": 4, "status": "open"}]
+    sql = "SELECT t.status, SUM(w.hours) AS totalHours FROM workOrderType t JOIN workTime w"
+    question = "total hours of the technicians by status"
+    assert unsupported_names(answer, rows, question, sql) == set()
+
+
+def test_names_in_skips_the_first_word_of_sentences_and_items():
+    text = "Ann leads. Bob follows; then Carol.\n1. Dave\n* Eve and Frank\n(Gus) OK"
+    assert names_in(text) == ["Carol", "Frank"]
 
 
 def test_a_personal_data_refusal_is_answered_not_corrected():

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
+from contextlib import closing
+from dataclasses import replace
+
+import pytest
+
+from frontdesk.assistants.analyst.db.secure_views import ENCRYPTED_COLUMNS
+from frontdesk.assistants.analyst.service import open_database
+from frontdesk.assistants.analyst.settings import AnalystSettings
+from frontdesk.assistants.analyst.sql.executor import DatabaseDown
+from frontdesk.assistants.analyst.sql_agent.samples import (
+    SAMPLE_PROMPT_CHARS,
+    SAMPLE_ROW_CHARS,
+    SAMPLE_VALUE_CHARS,
+    may_sample,
+)
+from frontdesk.assistants.analyst.sql_agent.toolkit import SQLLimits, SQLToolkit
+from frontdesk.runtime import Models
+
 
 def test_the_demo_database_is_seen_through_logical_names(toolkit):
     assert len(toolkit.graph.tables) == 132
     assert "secure_employee" not in toolkit.graph.tables
     assert set(toolkit.secure_map) == {
-        "user", "employee", "workOrder", "customer", "customerLocation", "customerContact"
+        "user",
+        "employee",
+        "workOrder",
+        "customer",
+        "customerLocation",
+        "customerContact",
     }
 
 
@@ -24,7 +49,9 @@ def test_chosen_tables_without_a_direct_join_get_the_tables_between_them(toolkit
     tables, paths = toolkit.connect_pairs(["customer", "workTime"], 10)
     assert tables[:2] == ["customer", "workTime"] and "workOrder" in tables
     assert paths and {r["to_table"] for r in paths[0]} | {r["from_table"] for r in paths[0]} >= {
-        "customer", "workOrder", "workTime"
+        "customer",
+        "workOrder",
+        "workTime",
     }
 
 
@@ -33,11 +60,13 @@ def test_join_plan_joins_three_tables_in_one_tree(toolkit):
     assert {"employee", "workTime", "workOrder"} <= set(tables)
     lines = plan.splitlines()
     assert lines[0].startswith("FROM ") and len([x for x in lines if x.startswith("JOIN")]) == 2
-    assert "workTime.employeeId = employee.id" in plan or "employee.id = workTime.employeeId" in plan
+    assert (
+        "workTime.employeeId = employee.id" in plan or "employee.id = workTime.employeeId" in plan
+    )
 
 
 def test_status_values_are_shown_for_the_sql_writer(toolkit):
-    hint = toolkit.sample("workOrder")
+    hint = toolkit.sample("workOrder").values
     for status in ("'open'", "'completed'", "'cancelled'"):
         assert status in hint
 
@@ -53,3 +82,175 @@ def test_sql_the_checker_cannot_analyse_gets_an_error_not_an_exception(toolkit):
     sql = "SELECT w.id FROM workOrder w JOIN workOrderType w ON w.workOrderTypeId = w.id"
     errors = toolkit.validate(sql)
     assert errors and "Alias already used: w" in errors[0]
+
+
+# -- sample rows (SQL_SAMPLE_ROWS) -------------------------------------------------------------
+
+
+def with_samples(toolkit, rows: int) -> SQLToolkit:
+    """The demo toolkit with another SQL_SAMPLE_ROWS and a cache of its own."""
+    return SQLToolkit(
+        name=toolkit.name,
+        engine=toolkit.engine,
+        graph=toolkit.graph,
+        search=toolkit.search,
+        descriptions=toolkit.descriptions,
+        secure_map=toolkit.secure_map,
+        limits=replace(toolkit.limits, sample_rows=rows),
+    )
+
+
+def rows_under(schema: str, table: str) -> list[str]:
+    """The `  row: ...` lines that follow `table(...)` in a schema text."""
+    lines = schema.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"{table}("))
+    found = []
+    for line in lines[start + 1 :]:
+        if not line.startswith("  "):
+            break
+        if line.startswith("  row: "):
+            found.append(line)
+    return found
+
+
+def test_the_setting_reaches_the_toolkit(monkeypatch):
+    assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 1
+    monkeypatch.setenv("FRONTDESK_ANALYST_SQL_SAMPLE_ROWS", "0")
+    assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 0
+
+
+def test_sample_rows_zero_shows_none_and_two_shows_two(toolkit):
+    none = with_samples(toolkit, 0).schema_text(["workOrder", "invoice"], 50)
+    assert "row:" not in none
+    assert "status: 'cancelled' | 'completed'" in none  # the status values stay
+    two = with_samples(toolkit, 2).schema_text(["workOrder", "invoice"], 50)
+    assert len(rows_under(two, "workOrder")) == 2 and len(rows_under(two, "invoice")) == 2
+    assert "workOrderNumber='WO-" in two and "status='" in two
+    assert len(rows_under(toolkit.schema_text(["workOrder"], 50), "workOrder")) == 1  # default
+
+
+def test_sample_rows_show_only_the_columns_shown(toolkit):
+    schema = with_samples(toolkit, 1).schema_text(["workOrder"], 3)
+    (row,) = rows_under(schema, "workOrder")
+    assert row.startswith("  row: id=") and "customerId=" in row and "status=" not in row
+
+
+def test_personal_columns_are_never_sampled(toolkit):
+    sampler = with_samples(toolkit, 2)
+    secure = sorted(toolkit.secure_map)
+    schemas = {table: sampler.schema_text([table], 100) for table in secure}
+    schema = "\n".join(schemas.values())
+    rows = {table: rows_under(schemas[table], table) for table in secure}
+    assert all(rows.values()), "the tables with personal data still show their other columns"
+    for table, lines in rows.items():
+        shown = {pair.split("=")[0] for line in lines for pair in line[7:].split(", ")}
+        assert not shown & set(ENCRYPTED_COLUMNS[table]), table
+        # Personal or free text by their names: never sampled either.
+        assert not shown & {"description", "username", "billingZip", "latitude", "notes"}, table
+    # Nor their values: the decrypted names, e-mails and phones of the rows sampled (the test
+    # acts as the operator, who may read them, so the sample could have).
+    personal = "SELECT firstName, lastName, email, phone FROM employee ORDER BY id LIMIT 2"
+    people = toolkit.execute(toolkit.prepare(personal).sql)
+    assert people.ok and len(people.rows) == 2
+    for value in (v for row in people.rows for v in row):
+        assert str(value) not in schema
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "sampled"),
+    [
+        ("emailLog", "emailType", True),  # status-like: its values are not personal
+        ("vendor", "name", True),
+        ("customers", "name", False),  # the name of a table of people
+        ("customerContact", "name", False),
+        ("customerType", "name", True),
+        ("patient", "maritalStatus", False),  # sensitive even though status-like
+        ("shipment", "recipient_email", False),
+        ("customer", "name", False),  # encrypted in the demo database
+        ("technician", "licenseNumber", False),
+    ],
+)
+def test_which_columns_may_be_sampled(table, column, sampled):
+    assert may_sample(table, column) is sampled
+
+
+def test_sample_rows_are_bounded(toolkit):
+    sampler = with_samples(toolkit, 5)
+    tables = sorted(toolkit.graph.tables)[:40]
+    schema = sampler.schema_text(tables, 100)
+    rows = [line for line in schema.splitlines() if line.startswith("  row: ")]
+    assert rows and sum(len(line) - len("  row: ") for line in rows) <= SAMPLE_PROMPT_CHARS
+    assert all(len(line) - len("  row: ") <= SAMPLE_ROW_CHARS + 3 for line in rows)
+    for line in rows:
+        for pair in line[len("  row: ") :].split(", "):
+            value = pair.partition("=")[2].strip("'")
+            assert len(value) <= SAMPLE_VALUE_CHARS
+
+
+def test_samples_are_cached_per_table(toolkit, monkeypatch):
+    sampler = with_samples(toolkit, 1)
+    first = sampler.schema_text(["invoice"], 50)
+    monkeypatch.setattr(sampler, "execute", lambda sql: pytest.fail(f"ran again: {sql}"))
+    assert sampler.schema_text(["invoice"], 50) == first
+
+
+def test_samples_are_retried_after_the_database_was_down(toolkit, monkeypatch):
+    sampler = with_samples(toolkit, 1)
+    down = DatabaseDown("the database at db:3306 is not reachable")
+    monkeypatch.setattr(sampler, "execute", lambda sql: down)
+    schema = sampler.schema_text(["invoice"], 50)
+    assert schema.startswith("invoice(") and "row:" not in schema and "values:" not in schema
+    monkeypatch.undo()
+    schema = sampler.schema_text(["invoice"], 50)
+    assert "row: " in schema and "values: status:" in schema
+
+
+@pytest.fixture
+def small_toolkit(demo_settings, tmp_path):
+    """A database of three tables without secure views, one of people, one with long text."""
+    path = tmp_path / "small.sqlite"
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(
+            """
+            CREATE TABLE depot (id INTEGER PRIMARY KEY, city TEXT, kind TEXT);
+            CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT, email TEXT, city TEXT);
+            CREATE TABLE shipment (id INTEGER PRIMARY KEY, depot_id INTEGER REFERENCES depot(id),
+                                   status TEXT, label TEXT);
+            INSERT INTO depot VALUES (1, 'Dallas', 'hub'), (2, 'Austin', 'spoke');
+            INSERT INTO customers VALUES (1, 'Jane Roe', 'jane@example.com', 'Waco');
+            """
+        )
+        db.execute(
+            "INSERT INTO shipment VALUES (1, 1, 'sent', ?), (2, 2, 'held', 'short')",
+            ("Fragile: keep upright, handle with care, signed on arrival " * 3,),
+        )
+        db.commit()
+    tk = open_database(demo_settings, Models(demo_settings), url=f"sqlite:///{path}", name="small")
+    yield tk, path
+    tk.engine.dispose()
+
+
+def test_a_personal_table_without_secure_views_keeps_names_and_emails_out(small_toolkit):
+    tk, _ = small_toolkit
+    schema = tk.schema_text(["customers"], 50)
+    assert "row: id=1, city='Waco'" in schema
+    assert "Jane" not in schema and "example.com" not in schema
+
+
+def test_long_values_are_cut(small_toolkit):
+    tk, _ = small_toolkit
+    (row,) = rows_under(tk.schema_text(["shipment"], 50), "shipment")
+    assert "label='Fragile: keep upright,…'" in row and len(row) < 100
+
+
+def test_a_failing_sample_query_costs_only_the_sample(small_toolkit, caplog):
+    tk, path = small_toolkit
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("DROP TABLE depot")
+        db.commit()
+    with caplog.at_level(logging.INFO, logger="frontdesk.assistants.analyst.sql_agent.toolkit"):
+        schema = tk.schema_text(["depot", "shipment"], 50)
+    assert schema.splitlines()[0] == "depot(id, city, kind)"
+    assert rows_under(schema, "depot") == []
+    assert len(rows_under(schema, "shipment")) == 1 and "values: status: 'held' | 'sent'" in schema
+    assert "no sample of depot" in caplog.text

@@ -2,9 +2,11 @@
 
 The rows themselves always travel with the answer (`final_structured_data`, shown as a table),
 so the sentence only has to say what they mean. A small model sometimes states a number that is
-not in the result (a row count for a sum, a neighbouring value); every number in its sentence
-must be a value of the result, the number of rows, or a number from the question. If one is
-not, the reply is written from the rows instead, without the model.
+not in the result (a row count for a sum, a neighbouring value) or a name it made up; every
+number in its sentence must be a value of the result, the number of rows, or a number from the
+question, and every name (a capitalised word inside a sentence: a customer, technician, part,
+city) a word of the result's values or column names, of the question or of the query. If one
+is not, the reply is written from the rows instead, without the model.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ from typing import Any
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from frontdesk.agentkit.prompts import render, with_max_tokens
+from frontdesk.agentkit.specifics import singular
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.analyst import prompts
 from frontdesk.guardrails.screening import screen_untrusted
+from frontdesk.knowledge.dates import MONTHS, WEEKDAYS
 
 logger = logging.getLogger(__name__)
 
@@ -34,11 +38,13 @@ def render_table(columns: Sequence[str], rows: Sequence[dict[str, Any]], limit: 
     content anyone may have written (a work order's notes): instructions planted in them are
     screened out before they reach a prompt."""
     head = " | ".join(columns)
-    body = [
-        " | ".join(screen_untrusted(_cell(row.get(c))).text for c in columns)
-        for row in rows[:limit]
-    ]
+    body = [" | ".join(screened_cell(row.get(c)) for c in columns) for row in rows[:limit]]
     return "\n".join([head, *body])
+
+
+def screened_cell(value: Any) -> str:
+    """One cell as a prompt shows it, instructions planted in it screened out."""
+    return screen_untrusted(_cell(value)).text
 
 
 def _cell(value: Any) -> str:
@@ -84,20 +90,80 @@ def unsupported_numbers(answer: str, rows: Sequence[dict[str, Any]], question: s
     return numbers_in(answer) - allowed
 
 
-# A capitalised word inside a sentence is a name ("James Clark", "Dallas"); the answer may only
-# name what the rows, their columns or the question name.
-_NAME = re.compile(r"(?<=[a-z,;:] )[A-Z][a-zA-Z'-]+")
+# A capitalised word inside a sentence is taken for a name ("James Clark", "Dallas"); the
+# answer may only name what the rows, their column names, the question or the query name.
+# Not names: the first word of a sentence, line or list item; all-capital words (HVAC, SLA);
+# one-letter words; month and day names; and the common words below, which a model
+# capitalises for emphasis or as labels ("the Total is", "Status: Open").
+_WORD = re.compile(r"[^\W\d_]+")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]|\n)[\s\"'“‘«(\[*•#>–—-]*(?:\d+[.)]\s*)?$")
+_IDENTIFIER_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_COMMON_WORDS = frozenset(
+    _WORD.findall(
+        """
+    a an the and or but nor so yet if then than as of in on at to from by with without within
+    into onto over under after before during between among per about above below across
+    through since until via against along around i we you he she it they me us him her them
+    my our your his its their this that these those there here who whom whose which what
+    when where why how is are was were be been being has have had do does did done can could
+    will would shall should may might must all any each every some none no not only just
+    also most more less least many much few several both either neither other others another
+    same such one two three four five six seven eight nine ten first second third last next
+    previous top bottom highest lowest largest smallest maximum minimum max min average mean
+    median sum total totals count counts number numbers amount amounts result results row rows
+    record records table tables column columns query queries data database value values list
+    null unknown yes ok okay note however overall currently together respectively approx
+    approximately exactly roughly nearly about around today yesterday tomorrow week weeks month
+    months year years quarter day days date dates time times hour hours minute minutes morning
+    afternoon evening night weekend weekday am pm mr mrs ms dr sir madam id name names
+    answer question please thanks crewos
+    """
+    )
+)
+_CALENDAR_WORDS = frozenset(
+    [*MONTHS, *WEEKDAYS, *(m[:3] for m in MONTHS), *(d[:3] for d in WEEKDAYS), "sept"]
+    + ["tue", "tues", "thu", "thur", "thurs"]
+)
 
 
-def unsupported_names(answer: str, rows: Sequence[dict[str, Any]], question: str) -> set[str]:
-    known = " ".join(
-        [
-            question,
-            *(str(k) for row in rows[:1] for k in row),
-            *(str(v) for row in rows for v in row.values()),
-        ]
-    ).casefold()
-    return {name for name in _NAME.findall(answer) if name.casefold() not in known}
+def _words(text: str) -> set[str]:
+    """Every word of `text` (and of its identifiers: `workOrderNumber` gives work, order,
+    number), case-folded, with its singular."""
+    found = {w.casefold() for w in _WORD.findall(text)}
+    found |= {w.casefold() for w in _IDENTIFIER_WORD.findall(text)}
+    return found | {singular(w) for w in found}
+
+
+def names_in(answer: str) -> list[str]:
+    """The capitalised words of `answer` that are not the first word of a sentence, line or
+    list item and are not all capitals."""
+    names = []
+    for match in _WORD.finditer(answer):
+        word = match.group(0)
+        if len(word) < 2 or not word[0].isupper() or word.isupper():
+            continue
+        if _SENTENCE_START.search(answer, 0, match.start()):
+            continue
+        names.append(word)
+    return names
+
+
+def unsupported_names(
+    answer: str, rows: Sequence[dict[str, Any]], question: str, sql: str = ""
+) -> set[str]:
+    """The names the answer states that no row value, column name, word of the question or
+    of the query that made the rows (`WHERE c.name = 'Pecan Grove Plastics'`) contains."""
+    known = _words(question) | _words(sql) | _COMMON_WORDS | _CALENDAR_WORDS
+    for row in rows:
+        for column, value in row.items():
+            known |= _words(str(column))
+            if isinstance(value, str):
+                known |= _words(value)
+    return {
+        name
+        for name in names_in(answer)
+        if name.casefold() not in known and singular(name.casefold()) not in known
+    }
 
 
 def plain_answer(columns: Sequence[str], rows: Sequence[dict[str, Any]], truncated: bool) -> str:
@@ -112,7 +178,13 @@ def plain_answer(columns: Sequence[str], rows: Sequence[dict[str, Any]], truncat
 
 
 async def summarize_rows(
-    llm, question: str, columns: Sequence[str], rows: Sequence[dict[str, Any]], *, truncated: bool
+    llm,
+    question: str,
+    columns: Sequence[str],
+    rows: Sequence[dict[str, Any]],
+    *,
+    truncated: bool,
+    sql: str = "",
 ) -> str:
     turn = render(
         prompts.ANSWER,
@@ -129,11 +201,16 @@ async def summarize_rows(
     except Exception:
         logger.warning("answer generation failed; answering from the rows", exc_info=True)
         return plain_answer(columns, rows, truncated)
+    if not text:
+        return plain_answer(columns, rows, truncated)
     wrong = unsupported_numbers(text, rows, question)
-    if not text or wrong:
-        if wrong:
-            logger.info(
-                "answer stated numbers not in the result %s; answering from the rows", wrong
-            )
+    if wrong:
+        logger.info("answer stated numbers not in the result %s; answering from the rows", wrong)
+        return plain_answer(columns, rows, truncated)
+    strangers = unsupported_names(text, rows, question, sql)
+    if strangers:
+        logger.info(
+            "answer named %s, not in the result; answering from the rows", sorted(strangers)
+        )
         return plain_answer(columns, rows, truncated)
     return text

@@ -274,6 +274,7 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
             state.get("column_names") or [],
             state.get("structured_result") or [],
             truncated=bool(state.get("truncated")),
+            sql=state.get("executed_sql") or state.get("sql") or "",
         )
         return {"final_answer": text}
     if outcome == "empty":

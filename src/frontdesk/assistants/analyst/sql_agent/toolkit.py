@@ -28,6 +28,12 @@ from frontdesk.assistants.analyst.sql import executor
 from frontdesk.assistants.analyst.sql.personal import reads_personal_data
 from frontdesk.assistants.analyst.sql.repair import repair_columns
 from frontdesk.assistants.analyst.sql_agent.answers import render_table
+from frontdesk.assistants.analyst.sql_agent.samples import (
+    SAMPLE_PROMPT_CHARS,
+    TableSample,
+    sample_lines,
+    take_sample,
+)
 from frontdesk.assistants.analyst.sql_agent.table_search import (
     TableSearch,
     columns_for_prompt,
@@ -37,9 +43,6 @@ from frontdesk.assistants.analyst.sql_agent.table_search import (
 logger = logging.getLogger(__name__)
 
 DIALECT_NAMES = {"sqlite": "SQLite", "mysql": "MariaDB/MySQL", "postgres": "PostgreSQL"}
-# Columns whose few distinct values the SQL writer must spell exactly ('completed', not 'done').
-_ENUM_HINTS = ("status", "type", "priority", "category", "state", "role", "kind", "level")
-MAX_ENUM_VALUES = 8
 # The validator's "Column 'crew.isLead' does NOT exist ..." names the missing column.
 _MISSING_COLUMN = re.compile(r"Column '([\w.]+)' does NOT exist")
 
@@ -128,7 +131,7 @@ class SQLToolkit:
         self.limits = limits
         self.catalog = sqlcheck.SchemaCatalog({t: list(i.columns) for t, i in graph.tables.items()})
         self.paths = JoinPathFinder(graph, confidence_threshold=limits.confidence_threshold)
-        self._samples: dict[str, str] = {}
+        self._samples: dict[str, TableSample] = {}
         # From the semantic file: notes on columns, and its examples (semantic.ExampleSearch).
         self.column_notes = column_notes or {}
         self.examples = examples
@@ -201,23 +204,25 @@ class SQLToolkit:
     # -- prompt text -------------------------------------------------------------------------
 
     def schema_text(self, tables: list[str], max_columns: int, question: str = "") -> str:
+        """`table(col, ...)` lines (keys and the columns the question names first, when a table
+        has more than `max_columns`), each followed by the semantic file's notes, its status
+        values and sample rows (only the columns shown; SAMPLE_PROMPT_CHARS of rows in all)."""
         lines = []
+        budget = SAMPLE_PROMPT_CHARS
         for table in tables:
             if table not in self.graph.tables:
                 continue
             every = list(self.graph.columns_of(table))
             columns = columns_for_prompt(every, max_columns, question)
-            more = (
-                f", ... {len(every) - len(columns)} more columns"
-                if len(columns) < len(every)
-                else ""
+            more = len(every) - len(columns)
+            lines.append(
+                f"{table}({', '.join(columns)}{f', ... {more} more columns' if more else ''})"
             )
-            line = f"{table}({', '.join(columns)}{more})"
             notes = self.column_notes.get(table, {})
             if notes:
-                line += "\n  notes: " + "; ".join(f"{c}: {t}" for c, t in notes.items())
-            sample = self.sample(table)
-            lines.append(f"{line}\n  {sample}" if sample else line)
+                lines.append("  notes: " + "; ".join(f"{c}: {t}" for c, t in notes.items()))
+            extra, budget = sample_lines(self.sample(table), columns, budget)
+            lines += extra
         return "\n".join(lines)
 
     def examples_text(self, question: str) -> str:
@@ -237,26 +242,47 @@ class SQLToolkit:
         ]
         return "\n".join(lines) or "(none)"
 
-    def sample(self, table: str) -> str:
-        """Values the SQL writer must spell exactly: the few values of status-like columns."""
+    def sample(self, table: str) -> TableSample:
+        """The values of the table's status-like columns and SQL_SAMPLE_ROWS rows of its
+        columns that may be sampled (samples.py), read like any query (checked, read-only,
+        time-limited); cached per table. A query that fails costs its part of the sample only;
+        while the database is unreachable nothing is cached."""
         if table in self._samples:
             return self._samples[table]
-        hints = []
-        for column in self.graph.columns_of(table):
-            if not any(word in column.lower() for word in _ENUM_HINTS) or column.lower().endswith(
-                "id"
-            ):
-                continue
-            sql = f"SELECT DISTINCT {column} FROM {table} ORDER BY 1 LIMIT {MAX_ENUM_VALUES + 1}"
+        failures: list[str] = []
+        sample = take_sample(
+            table,
+            self.graph.columns_of(table),
+            rows=min(self.limits.sample_rows, self.limits.max_query_rows),
+            width=max(self.limits.max_columns_in_schema, self.limits.max_columns_in_correction),
+            dialect=self.dialect,
+            query=lambda sql: self._sample_query(table, sql, failures),
+        )
+        if "connection" not in failures:
+            self._samples[table] = sample
+        return sample
+
+    def _sample_query(
+        self, table: str, sql: str, failures: list[str]
+    ) -> tuple[list[str], list[tuple]] | None:
+        """The columns and rows of one sample query, or None (logged; the failure's kind
+        added to `failures`). Never raises: a sample must not cost the turn."""
+        try:
             prepared = self.prepare(sql)
-            result = self.execute(prepared.sql) if prepared.ok else None
-            if result is None or not result.ok or not result.rows:
-                continue
-            values = [str(row[0]) for row in result.rows if row[0] is not None]
-            if 0 < len(values) <= MAX_ENUM_VALUES and all(len(v) <= 30 for v in values):
-                hints.append(f"{column}: " + " | ".join(f"'{v}'" for v in values))
-        self._samples[table] = "values: " + "; ".join(hints) if hints else ""
-        return self._samples[table]
+            if not prepared.ok:
+                logger.info("no sample of %s: %s", table, prepared.error)
+                failures.append(prepared.kind or "invalid")
+                return None
+            result = self.execute(prepared.sql)
+        except Exception:
+            logger.warning("sampling %s failed unexpectedly", table, exc_info=True)
+            failures.append("other")
+            return None
+        if not result.ok:
+            logger.info("no sample of %s: %s", table, result.error)
+            failures.append(str(result.error_kind))
+            return None
+        return list(result.columns), list(result.rows)
 
     def render_rows(self, columns: list[str], rows: list[tuple]) -> str:
         return render_table(columns, [dict(zip(columns, r, strict=False)) for r in rows], 20)
