@@ -24,7 +24,10 @@ def _sql(text: str) -> str:
 
 
 def test_names_written_in_any_case_run_as_the_catalog_spells_them():
-    sql = _sql("select w.status, count(*) from workorder w join customer c on c.id = w.customerid")
+    sql = _sql(
+        "select w.status, count(*) from workorder w join customer c on c.id = w.customerid "
+        "group by w.status"
+    )
     assert 'FROM "workOrder" AS w' in sql and 'w."customerId"' in sql
     assert "JOIN secure_customer AS c" in sql
     # Qualifiers and table aliases stay unquoted, so they fold alike wherever written.

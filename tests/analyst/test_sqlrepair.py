@@ -223,3 +223,72 @@ def test_a_table_name_used_for_its_alias_becomes_the_alias(sql, expected):
 )
 def test_a_qualifier_that_could_mean_two_tables_is_left_alone(sql):
     assert fix(sql) is None
+
+
+def test_a_declared_key_wins_over_a_guessed_join_to_another_holder():
+    # Both employee (declared key) and branch (a guessed join, 0.8) have isActive and join
+    # technician directly: the surer relationship decides; equal ones leave it to the agent.
+    catalog = SchemaCatalog(
+        {
+            **CATALOG._columns,
+            "branch": ["id", "name", "isActive"],
+            "technician": ["id", "employeeId", "homeBranchId"],
+        }
+    )
+    guessed = Relationship("technician", "homeBranchId", "branch", "id", "manual", 0.8)
+    sql = "SELECT COUNT(*) FROM technician WHERE isActive = 1"
+    fixed = repair_columns(sql, catalog, [*RELATIONSHIPS, guessed], dialect="sqlite")
+    assert fixed.endswith(
+        "JOIN employee ON technician.employeeId = employee.id WHERE employee.isActive = 1"
+    )
+    # ... even when the agent chose branch for its context.
+    assert repair_columns(
+        sql,
+        catalog,
+        [*RELATIONSHIPS, guessed],
+        dialect="sqlite",
+        preferred=["technician", "branch"],
+    ).endswith("employee.isActive = 1")
+    tie = Relationship("technician", "homeBranchId", "branch", "id", "foreign_key", 1.0)
+    assert repair_columns(sql, catalog, [*RELATIONSHIPS, tie], dialect="sqlite") is None
+
+
+@pytest.mark.parametrize(
+    "sql, grouped",
+    [
+        (
+            (
+                "SELECT c.name AS customer, COUNT(*) AS n FROM customer c "
+                "JOIN workOrder w ON w.customerId = c.id ORDER BY n DESC LIMIT 5"
+            ),
+            "GROUP BY c.name ORDER BY n DESC LIMIT 5",
+        ),
+        ("SELECT status, COUNT(*) FROM workOrder WHERE customerId = 2", "GROUP BY status"),
+    ],
+)
+def test_a_forgotten_group_by_is_added(sql, grouped):
+    from frontdesk.assistants.analyst.sql.repair import add_missing_group_by
+
+    fixed = add_missing_group_by(sql, dialect="sqlite")
+    assert grouped in fixed and validate(fixed, CATALOG, "sqlite").ok
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT COUNT(*) FROM workOrder",
+        "SELECT status, COUNT(*) FROM workOrder GROUP BY status",
+        "SELECT status, COUNT(*) OVER () FROM workOrder",
+        "SELECT name FROM customer WHERE id IN (SELECT MAX(id) FROM customer)",
+    ],
+)
+def test_a_query_with_nothing_to_group_is_left_alone(sql):
+    from frontdesk.assistants.analyst.sql.repair import add_missing_group_by
+
+    assert add_missing_group_by(sql, dialect="sqlite") is None
+    assert validate(sql, CATALOG, "sqlite").ok
+
+
+def test_the_checker_explains_a_forgotten_group_by():
+    errors = validate("SELECT status, COUNT(*) FROM workOrder", CATALOG, "sqlite").errors
+    assert any("has no GROUP BY: add GROUP BY status" in e for e in errors)

@@ -165,7 +165,47 @@ def _schema_check(
     table_of, tables, errors = _resolve_tables(checked, catalog, views_to_logical)
     errors.extend(check_columns(checked.expression, catalog, table_of, max_columns=max_columns))
     errors.extend(self_comparisons(checked.expression))
+    errors.extend(ungrouped_columns(checked.expression))
     return tables, errors
+
+
+def _aggregates(expression: exp.Expression, select: exp.Select) -> list[exp.AggFunc]:
+    # This SELECT's own aggregates: not a subquery's, and not window functions (COUNT() OVER).
+    return [
+        agg
+        for agg in expression.find_all(exp.AggFunc)
+        if agg.find_ancestor(exp.Window, exp.Select) is select
+    ]
+
+
+def _own_column(expression: exp.Expression, select: exp.Select) -> bool:
+    return any(c.find_ancestor(exp.Select) is select for c in expression.find_all(exp.Column))
+
+
+def ungrouped_columns(tree: exp.Expression) -> list[str]:
+    """A SELECT that mixes an aggregate with plain columns and has no GROUP BY
+    (``SELECT status, COUNT(*) FROM workOrder``). SQLite answers it with one arbitrary row
+    ("misuse of aggregate" or a wrong count), PostgreSQL refuses it: say how to fix it."""
+    errors = []
+    for select in tree.find_all(exp.Select):
+        if select.args.get("group"):
+            continue
+        aggregated = any(_aggregates(e, select) for e in select.expressions)
+        if not aggregated:
+            continue
+        bare = [
+            e.alias_or_name
+            for e in select.expressions
+            if not _aggregates(e, select) and _own_column(e, select)
+        ]
+        if bare:
+            names = ", ".join(bare)
+            errors.append(
+                f"The query mixes an aggregate (COUNT, SUM, AVG, MIN, MAX) with the column(s) "
+                f"{names} and has no GROUP BY: add GROUP BY {names} for one row per {names}, "
+                f"or remove {names} for a single total."
+            )
+    return errors
 
 
 def self_comparisons(tree: exp.Expression) -> list[str]:

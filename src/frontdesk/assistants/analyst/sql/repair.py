@@ -37,6 +37,7 @@ import sqlglot
 from sqlglot import exp
 
 from frontdesk.assistants.analyst.joins.graph import Relationship
+from frontdesk.assistants.analyst.sql.check import ungrouped_columns
 from frontdesk.assistants.analyst.sql.safety import SQLCheckError, check_read_only
 from frontdesk.assistants.analyst.sql.schema import SchemaCatalog
 
@@ -208,31 +209,61 @@ class _ColumnRepair:
         return [c for c in self.catalog.columns(table) if _normal(c) == wanted]
 
     def _join_holder(self, column: str) -> str | None:
-        """Joins the one table that has `column` and joins a table of the query directly
-        (among the agent's chosen tables first); its name, or None when none or several
-        qualify."""
-        joins: dict[str, str] = {}
+        """Joins the one table that has `column` and joins a table of the query directly,
+        through the surest relationship (a declared key over a guessed one: `technician`'s
+        `isActive` is its employee's, not its home branch's), then among the agent's chosen
+        tables; its name, or None when none or several qualify."""
+        joins: dict[str, tuple[str, float]] = {}
         for holder in self.catalog.tables_with_column(column):
             if holder in self.sources.values():
                 continue
             for alias, table in self.sources.items():
-                on = _on(self.relationships, alias, table, holder)
-                if on is not None:
-                    joins.setdefault(holder, on)
-        chosen = [t for t in joins if t in self.preferred] or list(joins)
+                found = _on(self.relationships, alias, table, holder)
+                if found is not None and found[1] > joins.get(holder, ("", -1.0))[1]:
+                    joins[holder] = found
+        surest = max((sure for _, sure in joins.values()), default=0.0)
+        chosen = [t for t in joins if joins[t][1] == surest]
+        chosen = [t for t in chosen if t in self.preferred] or chosen
         if len(chosen) != 1:
             return None
         holder = chosen[0]
-        self.tree.join(exp.to_table(holder), on=joins[holder], copy=False)
+        self.tree.join(exp.to_table(holder), on=joins[holder][0], copy=False)
         self.sources[holder] = holder
         self.uses[holder] += 1
         return holder
 
 
-def _on(relationships: list[Relationship], alias: str, table: str, holder: str) -> str | None:
+def _on(
+    relationships: list[Relationship], alias: str, table: str, holder: str
+) -> tuple[str, float] | None:
+    """The surest join condition between `table` (as `alias`) and `holder`, with its
+    relationship's confidence; None when they do not join directly."""
+    found = []
     for r in relationships:
         if r.from_table == table and r.to_table == holder:
-            return f"{alias}.{r.from_column} = {holder}.{r.to_column}"
-        if r.to_table == table and r.from_table == holder:
-            return f"{holder}.{r.from_column} = {alias}.{r.to_column}"
-    return None
+            found.append((f"{alias}.{r.from_column} = {holder}.{r.to_column}", r.confidence))
+        elif r.to_table == table and r.from_table == holder:
+            found.append((f"{holder}.{r.from_column} = {alias}.{r.to_column}", r.confidence))
+    return max(found, key=lambda f: f[1]) if found else None
+
+
+def add_missing_group_by(sql: str, *, dialect: str) -> str | None:
+    """`SELECT c.name, COUNT(*) FROM ... ORDER BY 2 DESC LIMIT 5` with GROUP BY c.name added:
+    a small model writing a ranking or a count per group often forgets it (SQLite then
+    answers with one arbitrary row, PostgreSQL refuses). Only the outermost flat SELECT, only
+    when every plain column of its list is grouped by; None when there is nothing to add."""
+    try:
+        tree: exp.Expression = check_read_only(sql, dialect).expression
+    except (SQLCheckError, sqlglot.errors.SqlglotError, ValueError):
+        return None
+    if not isinstance(tree, exp.Select) or not ungrouped_columns(tree):
+        return None
+    keys = [
+        e.unalias().copy()
+        for e in tree.expressions
+        if not any(a.find_ancestor(exp.Window, exp.Select) is tree for a in e.find_all(exp.AggFunc))
+        and e.find(exp.Column) is not None
+    ]
+    if any(k.find(exp.Select) for k in keys):
+        return None  # a scalar subquery in the list: not ours to regroup
+    return tree.group_by(*keys, copy=True).sql(dialect=dialect)

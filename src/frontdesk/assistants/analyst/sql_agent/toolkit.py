@@ -26,7 +26,7 @@ from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql import check as sqlcheck
 from frontdesk.assistants.analyst.sql import executor
 from frontdesk.assistants.analyst.sql.personal import reads_personal_data
-from frontdesk.assistants.analyst.sql.repair import repair_columns
+from frontdesk.assistants.analyst.sql.repair import add_missing_group_by, repair_columns
 from frontdesk.assistants.analyst.sql_agent.answers import render_table
 from frontdesk.assistants.analyst.sql_agent.samples import (
     SAMPLE_PROMPT_CHARS,
@@ -352,9 +352,9 @@ class SQLToolkit:
 
     def repair(self, sql: str, preferred: list[str]) -> str | None:
         """`sql` with its column mistakes repaired (moved to the table that has them, joined
-        in when needed; respelled; re-qualified with the alias), or None when nothing applies
-        (sql/repair.py)."""
-        return repair_columns(
+        in when needed; respelled; re-qualified with the alias) and a forgotten GROUP BY
+        added, or None when nothing applies (sql/repair.py)."""
+        fixed = repair_columns(
             sql,
             self.catalog,
             self.graph.relationships,
@@ -362,6 +362,7 @@ class SQLToolkit:
             preferred=preferred,
             min_confidence=self.limits.confidence_threshold,
         )
+        return add_missing_group_by(fixed or sql, dialect=self.dialect) or fixed
 
     def tables_in(self, sql: str) -> list[str]:
         return [t for t in sqlcheck.referenced_tables(sql, self.dialect) if t in self.graph.tables]
