@@ -301,28 +301,8 @@ def build_mysql(url: str, key: str, *, schema: str | None = None) -> None:
         admin.dispose()
     engine = create_engine(server.set(database=target))
     try:
-        metadata("mysql").create_all(engine)
-        raw = engine.raw_connection()
-        try:
-            cursor = raw.cursor()
-            cursor.execute("SET FOREIGN_KEY_CHECKS = 0")  # rows arrive table by table
-            for table, names, values in _encrypted_rows(generate(), key):
-                if not values:
-                    continue
-                quoted = ", ".join(f"`{n}`" for n in names)
-                marks = ", ".join(["%s"] * len(names))
-                # pymysql turns executemany of one INSERT ... VALUES into multi-row batches.
-                cursor.executemany(f"INSERT INTO `{table}` ({quoted}) VALUES ({marks})", values)
-            cursor.execute("SET FOREIGN_KEY_CHECKS = 1")
-            for statement in all_views_ddl(_view_columns(), "mysql", char_lengths=_view_lengths()):
-                cursor.execute(statement)
-            cursor.executemany(
-                f"INSERT INTO `{META_TABLE}` (id, metaKey, metaValue) VALUES (%s, %s, %s)",
-                _meta_rows(key),
-            )
-            raw.commit()
-        finally:
-            raw.close()
+        # Rows arrive table by table, not in foreign-key order.
+        _fill(engine, "mysql", key, "SET FOREIGN_KEY_CHECKS = 0", "SET FOREIGN_KEY_CHECKS = 1")
     finally:
         engine.dispose()
 
@@ -347,27 +327,37 @@ def build_postgres(url: str, key: str, *, database: str | None = None) -> None:
         admin.dispose()
     engine = create_engine(parsed.set(database=target))
     try:
-        metadata("postgres").create_all(engine)
-        raw = engine.raw_connection()
-        try:
-            cursor = raw.cursor()
-            # Rows arrive table by table, not in foreign-key order: no FK triggers while loading.
-            cursor.execute("SET session_replication_role = replica")
-            for table, names, values in _encrypted_rows(generate(), key):
-                if not values:
-                    continue
-                quoted = ", ".join(f'"{n}"' for n in names)
-                marks = ", ".join(["%s"] * len(names))
-                cursor.executemany(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', values)
-            cursor.execute("SET session_replication_role = DEFAULT")
-            for statement in all_views_ddl(_view_columns(), "postgres"):
-                cursor.execute(statement)
-            cursor.executemany(
-                f'INSERT INTO "{META_TABLE}" (id, "metaKey", "metaValue") VALUES (%s, %s, %s)',
-                _meta_rows(key),
-            )
-            raw.commit()
-        finally:
-            raw.close()
+        # Rows arrive table by table, not in foreign-key order: no FK triggers while loading.
+        replica = "SET session_replication_role = "
+        _fill(engine, "postgres", key, replica + "replica", replica + "DEFAULT")
     finally:
         engine.dispose()
+
+
+def _fill(engine, dialect: str, key: str, checks_off: str, checks_on: str) -> None:
+    """Tables, rows (encrypted PII), secure views and the meta rows, in one transaction on a
+    server database; `checks_off`/`checks_on` suspend foreign-key checks while rows load."""
+    quote = "`" if dialect == "mysql" else '"'
+    metadata(dialect).create_all(engine)
+    raw = engine.raw_connection()
+    try:
+        cursor = raw.cursor()
+        cursor.execute(checks_off)
+        for table, names, values in _encrypted_rows(generate(), key):
+            if not values:
+                continue
+            quoted = ", ".join(f"{quote}{n}{quote}" for n in names)
+            marks = ", ".join(["%s"] * len(names))
+            # pymysql and psycopg batch an executemany of one INSERT ... VALUES.
+            cursor.executemany(
+                f"INSERT INTO {quote}{table}{quote} ({quoted}) VALUES ({marks})", values
+            )
+        cursor.execute(checks_on)
+        lengths = _view_lengths() if dialect == "mysql" else None
+        for statement in all_views_ddl(_view_columns(), dialect, char_lengths=lengths):
+            cursor.execute(statement)
+        meta = f"{quote}{META_TABLE}{quote} (id, {quote}metaKey{quote}, {quote}metaValue{quote})"
+        cursor.executemany(f"INSERT INTO {meta} VALUES (%s, %s, %s)", _meta_rows(key))
+        raw.commit()
+    finally:
+        raw.close()
