@@ -27,8 +27,16 @@ def test_a_sql_agent_stopped_mid_way_shows_what_it_had():
 
 
 def test_says_what_failed_when_no_query_answered():
-    failed = out_of_time_answer({"last_sql_error": "no such column: amount_paid"})
-    assert "no such column: amount_paid" in failed
+    failed = out_of_time_answer(
+        {"last_sql_error": "no such column: amount_paid", "error_kind": "unknown_column"}
+    )
+    # What went wrong in the user's words, never the database's.
+    assert "failed because a column name was wrong" in failed
+    assert "amount_paid" not in failed and "no such column" not in failed
+    timed_out = out_of_time_answer(
+        {"sql_report": {"errors": ["interrupted"], "error_kind": "timeout", "outcome": "failed"}}
+    )
+    assert "took too long" in timed_out and "interrupted" not in timed_out
     empty = out_of_time_answer(
         {"sql_report": {"executed_sql": "SELECT 1 WHERE 0", "outcome": "empty"}}
     )

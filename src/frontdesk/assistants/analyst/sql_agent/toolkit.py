@@ -63,6 +63,8 @@ class SQLLimits:
     prefilter_tables: int = 12
     query_timeout_s: float = 10.0
     max_query_rows: int = 100
+    # The most rows a CSV download of a result holds (FRONTDESK_ANALYST_CSV_MAX_ROWS).
+    csv_max_rows: int = 10_000
 
     @classmethod
     def from_settings(cls, s: AnalystSettings) -> SQLLimits:
@@ -86,6 +88,7 @@ class SQLLimits:
             prefilter_tables=s.sql_prefilter_tables,
             query_timeout_s=s.sql_query_timeout_s,
             max_query_rows=s.max_query_rows,
+            csv_max_rows=s.csv_max_rows,
         )
 
 
@@ -94,7 +97,9 @@ class Prepared:
     ok: bool
     sql: str = ""
     error: str = ""
-    kind: str | None = None  # unsafe | personal | invalid | unsupported
+    # unsafe | personal | invalid | unsupported; from run_checked also the executor's kinds
+    # (syntax, unknown_table, unknown_column, timeout, connection, other)
+    kind: str | None = None
 
 
 class SQLToolkit:
@@ -233,11 +238,17 @@ class SQLToolkit:
 
     # -- checking and running ----------------------------------------------------------------
 
-    def prepare(self, sql: str) -> Prepared:
-        """One read-only SELECT, secure views substituted, LIMIT capped; or why not."""
+    def prepare(
+        self, sql: str, *, max_rows: int | None = None, personal_data: bool | None = None
+    ) -> Prepared:
+        """One read-only SELECT, secure views substituted, LIMIT capped (at `max_rows`, else
+        MAX_QUERY_ROWS); or why not. `personal_data`: whether the caller may read it (None:
+        the current turn's permissions, `agentkit.permissions`)."""
+        if personal_data is None:
+            personal_data = permissions.current().personal_data
         if (
             self.secure_map
-            and not permissions.current().personal_data
+            and not personal_data
             and reads_personal_data(sql, self.dialect, ENCRYPTED_COLUMNS, self.secure_map)
         ):
             return Prepared(False, error=prompts.PERSONAL_DATA, kind="personal")
@@ -246,7 +257,7 @@ class SQLToolkit:
                 sql,
                 dialect=self.dialect,
                 secure_map=self.secure_map,
-                max_rows=self.limits.max_query_rows,
+                max_rows=self.limits.max_query_rows if max_rows is None else max_rows,
                 catalog=self.catalog,
             )
         except sqlcheck.UnsafeSQL as exc:
@@ -310,10 +321,36 @@ class SQLToolkit:
     def tables_in(self, sql: str) -> list[str]:
         return [t for t in sqlcheck.referenced_tables(sql, self.dialect) if t in self.graph.tables]
 
-    def execute(self, sql: str) -> executor.QueryResult:
+    def execute(self, sql: str, *, max_rows: int | None = None) -> executor.QueryResult:
         return executor.execute_read_only(
             self.engine,
             sql,
-            max_rows=self.limits.max_query_rows,
+            max_rows=self.limits.max_query_rows if max_rows is None else max_rows,
             timeout_s=self.limits.query_timeout_s,
         )
+
+    def full_result_sql(self, sql: str) -> str:
+        """`sql` without a LIMIT that is only the chat's row cap (MAX_QUERY_ROWS, which the SQL
+        writer is told to keep): for a download of the whole result. Checked again by
+        `prepare` like any SQL."""
+        return sqlcheck.lift_row_cap(sql, self.dialect, self.limits.max_query_rows)
+
+    def run_checked(
+        self, sql: str, *, max_rows: int | None = None, personal_data: bool | None = None
+    ) -> executor.QueryResult | Prepared:
+        """SQL from outside the agent (a person's edit, a download) through the chat's path:
+        `prepare` (read-only, personal data, secure views, LIMIT) then `execute` (read-only
+        transaction, time limit). A failure comes back as an unsuccessful `Prepared` whose
+        kind is the checker's or the executor's; for a name the database did not know, the
+        validator's message, which suggests the right one."""
+        prepared = self.prepare(sql, max_rows=max_rows, personal_data=personal_data)
+        if not prepared.ok:
+            return prepared
+        result = self.execute(prepared.sql, max_rows=max_rows)
+        if result.ok:
+            return result
+        kind = "unsafe" if result.error_kind == "read_only" else result.error_kind
+        error = result.error or "the query failed"
+        if kind in ("unknown_table", "unknown_column"):
+            error = "\n".join(self.validate(sql)) or error
+        return Prepared(False, sql=prepared.sql, error=error, kind=kind)
