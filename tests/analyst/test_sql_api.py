@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from dataclasses import replace
 
 import pytest
@@ -199,11 +200,17 @@ async def test_malformed_bodies_get_422_and_huge_ones_413(analyst, tmp_path):
         missing = await client.post(RUN, json={})
         extra = await client.post(RUN, json={"sql": "SELECT 1", "max_rows": 10**6})
         wrong_type = await client.post(RUN, json={"sql": ["SELECT 1"]})
-        too_long = await client.post(RUN, json={"sql": "SELECT 1 " + " " * 20_000})
+        too_long = await client.post(RUN, json={"sql": "SELECT 1 " + " " * 5_000})
+        # At the limit, escaped to the most bytes JSON can take: still a 422, not a 413.
+        escaped = await client.post(
+            RUN,
+            content=json.dumps({"sql": "\U0001f600" * 5_001}).encode(),
+            headers={"content-type": "application/json"},
+        )
         not_json = await client.post(RUN, content=b"sql=SELECT 1")
         huge = await client.post(CSV, json={"sql": "x" * 300_000})
         ok = await client.post(RUN, json={"sql": "SELECT 1 AS one"})
-    for response in (missing, extra, wrong_type, too_long, not_json):
+    for response in (missing, extra, wrong_type, too_long, not_json, escaped):
         assert response.status_code == 422, response.text
         assert response.json()["error"]
     assert huge.status_code == 413

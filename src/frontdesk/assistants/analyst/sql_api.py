@@ -35,13 +35,21 @@ from frontdesk.assistants.base import AssistantService
 from frontdesk.server.deps import service_for
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, identity_of, require_assistant
-from frontdesk.server.schemas import BODY_ERRORS, error_responses, json_request_body, read_json_body
+from frontdesk.server.schemas import (
+    BODY_ERRORS,
+    error_responses,
+    json_request_body,
+    read_json_body,
+)
 
 if TYPE_CHECKING:
     from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
 
 NAME = "analyst"
-MAX_SQL_CHARS = 20_000
+# Long enough for any query a person edits; short enough that a body at the limit, even with
+# every character escaped as a surrogate pair (12 bytes), fits the core's body limit (64 KiB),
+# so one over it gets the 422 that says which field, not a 413.
+MAX_SQL_CHARS = 5_000
 # Queries from these routes running at once (each holds a database connection and a thread
 # for up to the query time limit); more wait for a place.
 MAX_CONCURRENT_QUERIES = 4
@@ -56,6 +64,7 @@ class SQLRequest(BaseModel):
     sql: str = Field(
         max_length=MAX_SQL_CHARS,
         description="One read-only SELECT (or WITH ... SELECT) over the analyst's tables.",
+        examples=["SELECT status, COUNT(*) AS n FROM workOrder GROUP BY status"],
     )
 
 
@@ -144,7 +153,10 @@ def _readable(error: str) -> str:
     place = _PARSE_ERROR.match(error)
     if place:
         error = f"{place.group(1)}."
-    return error[:1].upper() + error[1:] if error else "The query failed."
+    if not error:
+        return "The query failed."
+    error = error[:1].upper() + error[1:]
+    return error if error.endswith((".", "?", "!", ")")) else f"{error}."
 
 
 _SQL_ERRORS = error_responses(
