@@ -12,7 +12,7 @@ from frontdesk.assistants.base import Answer
 
 
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    report = state.get("sql_report") or {}
+    report = report_of(state)
     docs = (state.get("rag_sources") or []) if state.get("next_step") == "rag" else []
     documents: dict[str, dict[str, Any]] = {}
     for hit in docs:  # the manual pages the answer drew on, with their text, to open in the UI
@@ -31,10 +31,10 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         "sql_status": sql_status(report),
         "sql_problem": report.get("problem"),
         "sql_errors": [e[:ERROR_CHARS] for e in (report.get("errors") or [])[-MAX_ERRORS:]]
-        if sql_status(report) in ("failed", "refused")
+        if sql_status(report) in ("failed", "refused", "stopped")
         else [],
         "columns": report.get("columns") or [],
-        "rows": state.get("final_structured_data") or [],
+        "rows": (_rows_of(state) if sql_status(report) == "ran" else []),
         "row_count": report.get("row_count", 0),
         "truncated": report.get("truncated", False),
     }
@@ -45,13 +45,58 @@ MAX_ERRORS, ERROR_CHARS = 4, 600
 
 
 def sql_status(report: dict[str, Any]) -> str | None:
-    """ran (rows or none), refused (a write, personal data), failed; None: no SQL."""
+    """ran (rows or none), refused (a write, personal data), failed, stopped (the turn ran
+    out of time before it ran); None: no SQL."""
     if not report.get("sql") and not report.get("executed_sql"):
         return None
     outcome = report.get("outcome")
     if outcome in ("answered", "empty"):
         return "ran"
-    return "refused" if outcome == "refused" else "failed"
+    if outcome == "refused":
+        return "refused"
+    return "failed" if outcome == "failed" else "stopped"
+
+
+def report_of(state: dict[str, Any]) -> dict[str, Any]:
+    """The SQL report; for a turn out of time stopped inside the SQL agent (no report yet),
+    one made from what the agent had written so far (its own state keys)."""
+    report = state.get("sql_report")
+    if report or state.get("next_step") != "sql" or not state.get("sql"):
+        return report or {}
+    ran = state.get("outcome") in ("answered", "empty")
+    history = state.get("correction_history") or []
+    # A correction written but not checked yet: the last error is still its predecessor's
+    # (each check clears it or writes its own).
+    untried = (
+        bool(history)
+        and history[-1]["sql"] != state["sql"]
+        and history[-1]["error"] == state.get("last_sql_error")
+    )
+    error = None if ran or untried else state.get("last_sql_error")
+    kind = None if ran or untried else state.get("error_kind")
+    errors = [h["error"] for h in history]
+    return {
+        "sql": state.get("sql"),
+        # Only with rows is it sure that the rewritten SQL is this one's.
+        "executed_sql": state.get("executed_sql") if ran else None,
+        "outcome": state.get("outcome") if ran else "failed" if error else None,
+        "columns": (state.get("column_names") or []) if ran else [],
+        "row_count": state.get("row_count", 0) if ran else 0,
+        "truncated": bool(state.get("truncated")) and ran,
+        "errors": [*errors, error] if error else errors,
+        "error_kind": kind,
+        "problem": prompts.sql_problem(kind, error) if error else None,
+    }
+
+
+def _rows_of(state: dict[str, Any]) -> list[dict[str, Any]]:
+    # A turn out of time has no final rows yet: the SQL agent's.
+    return (
+        state.get("final_structured_data")
+        or state.get("sql_structured_result")
+        or state.get("structured_result")
+        or []
+    )
 
 
 def _source(hit: dict[str, Any]) -> str:
@@ -110,6 +155,6 @@ def out_of_time_answer(state: dict[str, Any]) -> str:
         return f"{opening} This query ran and returned no rows:\n```sql\n{sql}\n```"
     if error:
         # What went wrong in the user's terms; the database's own words stay in the report.
-        reason = prompts.sql_problem(kind)
+        reason = prompts.sql_problem(kind, error)
         return f"{opening} The last query failed because {reason}. Please ask again in a moment."
     return f"{opening} No query had run yet. Please ask again in a moment."

@@ -103,7 +103,10 @@ const SQL_LABELS = {
   edited: "SQL that ran (edited)",
   failed: "Last SQL tried: it failed, so nothing ran",
   refused: "SQL not run: it was refused",
+  stopped: "Last SQL written: time ran out before it ran",
 };
+// What the edit button says: change a result's query, or fix (or run) one that gave none.
+const EDIT_LABELS = { ran: "Edit SQL", stopped: "Edit and run the SQL" };
 
 const sentence = (text) => (text ? text.charAt(0).toUpperCase() + text.slice(1) : "");
 
@@ -134,7 +137,7 @@ function renderSql(view, helpers) {
   const status = view.status || "ran";
   const details = el("details", `sql-block sql-${status}`);
   details.append(el("summary", "", SQL_LABELS[status] || SQL_LABELS.ran));
-  if (view.problem && (status === "failed" || status === "refused")) {
+  if (view.problem && status !== "ran" && status !== "edited") {
     details.append(el("p", "sql-problem", `Why: ${view.problem}.`));
   }
   const pre = el("pre");
@@ -310,7 +313,7 @@ function renderQuery(data, sql, columns, helpers) {
     csv.hidden = false;
     note.textContent = "";
   });
-  const edit = button(view.status === "ran" ? "Edit SQL" : "Fix the SQL", "small-button", null, {
+  const edit = button(EDIT_LABELS[view.status] || "Fix the SQL", "small-button", null, {
     title: "Change the query and run it again",
   });
   editor.bind(edit);
