@@ -128,8 +128,17 @@ async def test_corrections_stop_after_three_attempts(analyst):
     service, llm = analyst(script(sql=[wrong], fixes=[wrong] * 6))
     answer = await service.ask("how many technicians are active", "t1")
     assert answer.extra["sql_report"]["correction_attempts"] == 3
-    assert answer.extra["sql_report"]["outcome"] == "failed"
-    assert answer.answer.startswith("I could not build a query")
+    report = answer.extra["sql_report"]
+    assert report["outcome"] == "failed"
+    # The answer says what went wrong in the user's words; the validator's own words (the
+    # correction agent's) stay in the report, for the UI's details.
+    assert answer.answer == prompts.failed_answer("unknown_column")
+    assert "a column name was wrong" in answer.answer
+    assert "does NOT exist" not in answer.answer and "nosuchcolumn" not in answer.answer
+    assert len(report["errors"]) == 4  # three corrected, and the last one
+    assert all("Column 'nosuchcolumn' does NOT exist" in e for e in report["errors"])
+    assert report["error_kind"] == "schema" and report["problem"] == "a column name was wrong"
+    assert report["columns"] == [] and report["row_count"] == 0
     # Each attempt that repeats the failed query is asked a second time (sampled).
     assert sum(str(c[0].content).startswith("You fix") for c in llm.calls) == 6
 
@@ -178,7 +187,11 @@ async def test_a_database_that_is_down_gets_a_clear_reply(analyst, toolkit, monk
     )
     service, _ = analyst(script(sql=[ACTIVE_TECHS]))
     answer = await service.ask("how many technicians are active", "t1")
-    assert "not reachable" in answer.answer and answer.extra["sql_report"]["outcome"] == "failed"
+    assert answer.answer == prompts.DATABASE_DOWN
+    report = answer.extra["sql_report"]
+    assert report["outcome"] == "failed" and report["error_kind"] == "connection"
+    # Where the database is stays in the report, out of the answer.
+    assert "db:3306" not in answer.answer and "db:3306" in report["errors"][-1]
 
 
 async def test_manual_and_general_routes(analyst):
@@ -220,3 +233,37 @@ async def test_stream_reports_route_tool_and_rows(analyst):
     sources = next(e.data for e in events if e.event == "sources")
     assert sources["rows"] == [{"technicians": 21}] and sources["columns"] == ["technicians"]
     assert sources["sql"].startswith("SELECT")
+
+
+async def test_a_failed_turn_shows_the_last_sql_tried_and_keeps_the_details(analyst):
+    # An empty result first (its columns must not stay), then SQL the database refuses.
+    empty = "SELECT id FROM workOrder WHERE status = 'no such status'"
+    misuse = "SELECT COUNT(COUNT(*)) AS n FROM workOrder"
+    service, _ = analyst(script(sql=[empty, misuse], fixes=[misuse] * 6))
+    events = [e async for e in service.stream("count open work orders", "t1")]
+    answer = "".join(e.data["content"] for e in events if e.event in ("token", "replace"))
+    sources = next(e.data for e in events if e.event == "sources")
+    assert "misuse" not in answer and "COUNT()" not in answer
+    assert "failed because the database could not run the query as written" in answer
+    assert sources["sql_status"] == "failed"
+    assert "COUNT(COUNT(*))" in sources["sql"] and "secure_workorder" in sources["sql"]
+    assert sources["sql_written"].startswith("SELECT COUNT(COUNT(*))")
+    assert sources["sql_problem"] == "the database could not run the query as written"
+    assert sources["sql_errors"] and "misuse of aggregate" in sources["sql_errors"][-1]
+    assert sources["columns"] == [] and sources["rows"] == [] and sources["row_count"] == 0
+
+
+async def test_a_turn_that_ran_says_so_and_carries_no_error_details(analyst):
+    service, _ = analyst(script(sql=[ACTIVE_TECHS]))
+    events = [e async for e in service.stream("how many technicians are active", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    assert sources["sql_status"] == "ran" and sources["sql_problem"] is None
+    assert sources["sql_errors"] == [] and sources["sql_written"] == ACTIVE_TECHS
+
+
+async def test_a_refused_query_is_labelled_refused(analyst):
+    service, _ = analyst(script(sql=["DELETE FROM workOrder WHERE status = 'cancelled'"]))
+    events = [e async for e in service.stream("list overdue invoices", "t1")]
+    sources = next(e.data for e in events if e.event == "sources")
+    assert sources["sql_status"] == "refused" and sources["sql"].startswith("DELETE")
+    assert sources["sql_problem"] == "it was not a read-only query"

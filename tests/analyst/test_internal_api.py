@@ -149,3 +149,20 @@ def test_a_stopped_turn_ends_the_seed_stream_with_cancelled():
 
     message = cancelled_message(SeedEventEncoder())
     assert json.loads(message["data"]) == {"event": "cancelled"}
+
+
+async def test_a_query_that_did_not_run_is_said_so_in_plain_words(analyst, tmp_path):
+    misuse = "SELECT COUNT(COUNT(*)) AS n FROM workOrder"
+    service, _ = analyst(script(sql=[misuse], fixes=[misuse] * 6))
+    async with serving(service, tmp_path) as client:
+        response = await client.post(
+            "/internal/chat/stream", json=request("how many technicians are active")
+        )
+    events = data_events(response.text)
+    complete = events[-1]
+    answer = "".join(e["content"] for e in events if e["event"] in ("token", "replace"))
+    assert "the database could not run the query as written" in answer
+    assert "misuse" not in response.text  # the database's words stay in the report
+    assert complete["sql_status"] == "failed" and "COUNT(COUNT(*))" in complete["sql"]
+    assert complete["sql_problem"] == "the database could not run the query as written"
+    assert complete["final_structured_data"] == [] and complete["columns"] == []

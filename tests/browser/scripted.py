@@ -332,6 +332,15 @@ HOURS_SQL = (
     "GROUP BY t.name LIMIT 100"
 )
 XSS = "<img src=x onerror=alert(1)>"
+# A turn whose SQL never ran: the last SQL tried, why in plain words, the database's words.
+FAILED_Q = "Which query fails?"
+FAILED_A = (
+    "I could not write a query that runs for this question; the last try failed because the "
+    "database could not run the query as written."
+)
+FAILED_SQL = "SELECT COUNT(COUNT(*)) AS n FROM secure_workorder AS workOrder LIMIT 100"
+FAILED_WRITTEN = "SELECT COUNT(COUNT(*)) AS n FROM workOrder"
+FAILED_ERRORS = ["misuse of aggregate function COUNT()"]
 MANUAL_Q = "What does the manual say about overtime?"
 MANUAL_A = "Overtime is logged as a separate work entry."
 MANUAL_PAGE = (
@@ -344,6 +353,7 @@ class ScriptedAnalyst(ScriptedService):
     one correction), the answer word by word, then `sources` with sql, columns and rows.
 
     'hours' answers with two rows (a null among them), 'html' with a row holding markup,
+    'fails' with a query that did not run (the last SQL tried and why),
     'wide' with six columns, 'work orders' with 150 rows cut to a truncated 100, 'manual' from the manual (no SQL).
     `gate` holds the stream after the progress events, before the first token."""
 
@@ -389,6 +399,26 @@ class ScriptedAnalyst(ScriptedService):
             await asyncio.sleep(0.01)
             yield ChatEvent("progress", {"stage": "step", "step": step})
         await self.wait_gate()
+        if "fails" in lowered:
+            yield ChatEvent("replace", {"content": FAILED_A})
+            yield ChatEvent(
+                "sources",
+                {
+                    "sources": [],
+                    "route": "sql",
+                    "sql": FAILED_SQL,
+                    "sql_written": FAILED_WRITTEN,
+                    "sql_status": "failed",
+                    "sql_problem": "the database could not run the query as written",
+                    "sql_errors": FAILED_ERRORS,
+                    "columns": [],
+                    "rows": [],
+                    "row_count": 0,
+                    "truncated": False,
+                },
+            )
+            yield ChatEvent("done", {"done": True})
+            return
         if "html" in lowered:
             answer, columns = "One note found.", ["id", "note"]
             rows: list[dict[str, Any]] = [{"id": 7, "note": XSS}]

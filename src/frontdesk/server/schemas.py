@@ -257,7 +257,7 @@ def error_responses(*codes: int, **described: str) -> dict[int | str, dict[str, 
     responses: dict[int | str, dict[str, Any]] = {}
     for code in sorted({*codes, *own}):
         entry: dict[str, Any] = {
-            "description": own.get(code, _ERROR_DESCRIPTIONS[code]),
+            "description": own[code] if code in own else _ERROR_DESCRIPTIONS[code],
             "model": ValidationErrorBody if code == 422 else ErrorBody,
         }
         if code in (429, 503):

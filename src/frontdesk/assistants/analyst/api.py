@@ -7,7 +7,8 @@ SSE `data:` lines, each a JSON object named by its `event` field:
     {"event": "route_decision", "route": "sql"}
     {"event": "tool_start", "tool": "sql_agent"}
     {"event": "token", "channel": "final", "content": "There"}
-    {"event": "complete", "stats": {...}, "final_structured_data": [...], "sql": "..."}
+    {"event": "complete", "stats": {...}, "final_structured_data": [...], "sql": "...",
+     "sql_status": "ran"}
     {"event": "error", "message": "..."}
 
 Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent works,
@@ -29,6 +30,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sse_starlette import EventSourceResponse
 
+from frontdesk.assistants.analyst.sql_api import router as sql_router
 from frontdesk.assistants.base import AssistantService
 from frontdesk.server.deps import service_for, settings_of
 from frontdesk.server.identity import identity_of
@@ -111,6 +113,10 @@ class SeedEventEncoder:
                     "truncated": data.get("truncated", False),
                 },
                 "sql": data.get("sql"),
+                # Beyond the seed: whether that SQL ran (ran | failed | refused), and why not
+                # in plain words.
+                "sql_status": data.get("sql_status"),
+                "sql_problem": data.get("sql_problem"),
                 "columns": data.get("columns") or [],
                 "final_structured_data": data.get("rows") or [],
                 "sources": data.get("sources") or [],
@@ -129,6 +135,8 @@ class SeedEventEncoder:
 
 NAME = "analyst"
 router = APIRouter()
+# Run a person's query, download a result as CSV (sql_api.py).
+router.include_router(sql_router)
 # The analyst assistant's service, with the core's readiness rules (404, 503).
 ThisService = Annotated[AssistantService, Depends(service_for("analyst"))]
 

@@ -107,26 +107,41 @@ async def sql_agent(state: AgentState, runtime: Runtime[AnalystContext]) -> dict
             "max_correction_attempts": limits.correction_max_attempts,
             "max_iterations": limits.agent_max_iterations,
         },
+        # Every model call (an iteration) costs at most four steps (write or correct, rewrite,
+        # validate, execute), plus the table choice before and the answer after: an empty
+        # result's retry and three corrections went past LangGraph's default of 25.
+        config={"recursion_limit": 12 + 4 * limits.agent_max_iterations},
         context=ctx,
     )
+    outcome = result.get("outcome")
+    ran = outcome in ("answered", "empty")
+    # Every error on the way, the last one (why it gave up) included: the UI's details show
+    # them; the answer says what went wrong in the user's terms (prompts.SQL_PROBLEMS).
+    errors = [h["error"] for h in result.get("correction_history", [])]
+    if not ran and result.get("last_sql_error"):
+        errors.append(result["last_sql_error"])
+    kind = None if ran else result.get("error_kind")
     report = {
         "question": question_in_context(result),
         "sql": result.get("sql"),
         "executed_sql": result.get("executed_sql"),
         "tables": result.get("tables", []),
-        "columns": result.get("column_names") or [],
-        "row_count": result.get("row_count", 0),
-        "truncated": bool(result.get("truncated")),
-        "outcome": result.get("outcome"),
+        # Columns of an earlier, empty try are not this query's.
+        "columns": (result.get("column_names") or []) if ran else [],
+        "row_count": result.get("row_count", 0) if ran else 0,
+        "truncated": bool(result.get("truncated")) and ran,
+        "outcome": outcome,
         "correction_attempts": result.get("sql_correction_attempts", 0),
         "attempts": 1 + result.get("sql_correction_attempts", 0) + result.get("retries", 0),
-        "errors": [h["error"] for h in result.get("correction_history", [])],
+        "errors": errors,
+        "error_kind": kind,
+        "problem": None if ran else prompts.sql_problem(kind, result.get("last_sql_error")),
         "join_plan": result.get("join_plan"),
     }
-    ran = report["outcome"] in ("answered", "empty") and bool(report["sql"])
+    ran = ran and bool(report["sql"])
     return {
         "sql_result": result.get("final_answer"),
-        "sql_structured_result": result.get("structured_result"),
+        "sql_structured_result": result.get("structured_result") if ran else None,
         "sql_report": report,
         "last_query": (
             {"question": report["question"], "sql": report["sql"], "tables": report["tables"]}

@@ -132,21 +132,66 @@ EMPTY = Template(
     "Try a wider filter (another date range or status)."
 )
 FAILED = Template(
-    "I could not build a query that the database accepts for that question. Last problem: "
-    "$error Try naming the table or the columns you mean."
+    "I could not write a query that runs for this question; the last try failed because "
+    "$reason. $hint"
 )
+# Why a query did not run, in the user's words, by the kind the checker or the executor gave
+# (sql/check.py, sql/executor.py). The technical message stays in the SQL report for the UI's
+# details; it never goes into the answer.
+SQL_PROBLEMS = {
+    "syntax": "the query was not valid SQL",
+    "unknown_table": "it named a table that does not exist",
+    "unknown_column": "a column name was wrong",
+    "schema": "a table or column name in it was wrong",
+    "timeout": "the query took too long and was stopped",
+    "invalid": "the query could not be read as one SELECT statement",
+    "unsupported": "it used a feature this database cannot run",
+    "unsafe": "it was not a read-only query",
+    "personal": "it needed personal data your account may not read",
+    "connection": "the database could not be reached",
+    "other": "the database could not run the query as written",
+}
+SQL_PROBLEM_UNKNOWN = "of a problem I could not identify"
+_HINTS = {
+    "timeout": "Try a narrower question, such as a shorter date range or fewer details.",
+    "connection": "Please try again in a moment.",
+}
+_DEFAULT_HINT = "Try naming the table or the columns you mean, or ask in other words."
+
+
+def sql_problem(kind: str | None, error: str | None = None) -> str:
+    """Why a query did not run, as a clause for 'it failed because ...'. The validator's
+    message (kind "schema") says whether a column or a table was unknown."""
+    if kind == "schema" and error:
+        first = error.lstrip().split("\n")[0]
+        if first.startswith("Column '"):
+            kind = "unknown_column"
+        elif first.startswith("Table '") and "does not exist" in first:
+            kind = "unknown_table"
+    return SQL_PROBLEMS.get(kind or "", SQL_PROBLEM_UNKNOWN)
+
+
+def failed_answer(kind: str | None, error: str | None = None) -> str:
+    """The answer when the SQL agent gave up: what went wrong in the user's terms."""
+    hint = _HINTS.get(kind or "", _DEFAULT_HINT)
+    return FAILED.substitute(reason=sql_problem(kind, error), hint=hint)
+
+
 # The caller may not read decrypted personal data (frontdesk.agentkit.permissions).
 PERSONAL_DATA = (
     "That needs personal data (names, e-mails, phone numbers, addresses or notes), which your "
     "account may not read. I can answer with counts or other fields instead."
 )
+# The same, for a query a person wrote (POST /analyst/sql/run and /csv).
+PERSONAL_DATA_SQL = (
+    "This query reads personal data (names, e-mails, phone numbers, addresses or notes), which "
+    "your account may not read. Leave those columns out, or count rows instead."
+)
 REFUSED = (
     "I can only read data: I cannot change, delete or add anything in the database. "
     "Ask me a question about the data instead."
 )
-DATABASE_DOWN = Template(
-    "The database is not reachable right now ($error). Please try again in a moment."
-)
+DATABASE_DOWN = "The database is not reachable right now. Please try again in a moment."
 NO_MANUAL = (
     "The user manual does not cover that. I can answer questions about using CrewOS "
     "(customers, work orders, scheduling, inspections, invoicing) or query the data."

@@ -25,7 +25,8 @@ from frontdesk.assistants.analyst.sql_agent import nodes as sql_nodes
 from frontdesk.assistants.analyst.sql_agent.graph import build_sql_graph
 from frontdesk.assistants.analyst.sql_agent.toolkit import SQLToolkit
 from frontdesk.assistants.analyst.state import AnalystContext
-from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.assistants.analyst.turn_output import answer_of, out_of_time_answer, sources_of
+from frontdesk.assistants.base import ChatEvent
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
@@ -39,7 +40,16 @@ from frontdesk.runtime import Models
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["build_router", "build_service", "open_database", "open_knowledge", "sql_target"]
+__all__ = [
+    "answer_of",
+    "build_router",
+    "build_service",
+    "open_database",
+    "open_knowledge",
+    "out_of_time_answer",
+    "sources_of",
+    "sql_target",
+]
 
 NAME = "analyst"
 DATA_DIR = Path(__file__).parent / "data"
@@ -122,84 +132,6 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
         "final_answer": None,
         "final_structured_data": None,
     }
-
-
-def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    report = state.get("sql_report") or {}
-    docs = (state.get("rag_sources") or []) if state.get("next_step") == "rag" else []
-    documents: dict[str, dict[str, Any]] = {}
-    for hit in docs:  # the manual pages the answer drew on, with their text, to open in the UI
-        title = _source(hit)
-        page = documents.setdefault(title, {"id": title, "title": title, "text": ""})
-        page["text"] = "\n\n".join(t for t in (page["text"], hit.get("content", "")) if t)
-    return {
-        "sources": list(dict.fromkeys(_source(d) for d in docs)),
-        "documents": list(documents.values()),
-        "route": state.get("next_step"),
-        "sql": report.get("executed_sql") or report.get("sql"),
-        "columns": report.get("columns") or [],
-        "rows": state.get("final_structured_data") or [],
-        "row_count": report.get("row_count", 0),
-        "truncated": report.get("truncated", False),
-    }
-
-
-def _source(hit: dict[str, Any]) -> str:
-    meta = hit.get("metadata", hit)
-    return " — ".join(str(p) for p in (meta.get("title"), meta.get("section")) if p)
-
-
-def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
-    extra = sources_of(state)
-    return Answer(
-        answer=state.get("final_answer") or "",
-        route=state.get("next_step"),
-        confidence=state.get("router_confidence"),
-        sources=extra["sources"],
-        validation=None,
-        thread_id=thread_id,
-        context=list(state.get("rag_sources") or []),
-        extra={
-            "final_structured_data": state.get("final_structured_data"),
-            "sql_report": state.get("sql_report"),
-            "route_method": state.get("route_method"),
-        },
-    )
-
-
-# Rows an answer out of time shows (the UI's table shows the rest from `sources`).
-OUT_OF_TIME_ROWS = 10
-
-
-def out_of_time_answer(state: dict[str, Any]) -> str:
-    """A turn out of time, answered without the model: the SQL that ran and its rows, else
-    what failed. The SQL agent's own keys are there too when it was stopped mid-way."""
-    report = state.get("sql_report") or {}
-    sql = report.get("executed_sql") or state.get("executed_sql")
-    rows = (
-        state.get("final_structured_data")
-        or state.get("sql_structured_result")
-        or state.get("structured_result")
-        or []
-    )
-    error = state.get("last_sql_error") or next(reversed(report.get("errors") or []), None)
-    outcome = report.get("outcome") or state.get("outcome")
-    opening = "I could not write up the answer in time: many people are asking right now."
-    if sql and rows:
-        columns = list(report.get("columns") or state.get("column_names") or rows[0])
-        lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
-        for row in rows[:OUT_OF_TIME_ROWS]:
-            lines.append("| " + " | ".join(str(row.get(c, "")) for c in columns) + " |")
-        more = len(rows) - OUT_OF_TIME_ROWS
-        tail = [f"… and {more} more rows."] if more > 0 else []
-        return "\n".join(
-            [f"{opening} This query ran:", f"```sql\n{sql}\n```", "Its rows:", *lines, *tail]
-        )
-    if sql and outcome == "empty":
-        return f"{opening} This query ran and returned no rows:\n```sql\n{sql}\n```"
-    if error:
-        return f"{opening} The last query failed: {error}. Please ask again in a moment."
-    return f"{opening} No query had run yet. Please ask again in a moment."
 
 
 # Nodes whose start the client hears of (seed: tool_start), and the SQL agent's visible steps.

@@ -48,6 +48,9 @@ class AnalystSettings(AssistantSettings):
     sql_prefilter_tables: int = 12
     sql_query_timeout_s: float = 10.0
     max_query_rows: int = 100
+    # The most rows a CSV download of a result holds (the full result up to this; the file's
+    # response says when it was cut). The chat itself shows MAX_QUERY_ROWS.
+    csv_max_rows: int = Field(default=10_000, ge=1, le=1_000_000)
     # Conversation memory (seed 002).
     max_conversation_messages: int = 20
     conversation_max_age_hours: float = 24.0

@@ -69,6 +69,7 @@ __all__ = [
     "benchmark_validation",
     "check_read_only",
     "enforce_limit",
+    "lift_row_cap",
     "outer_limit",
     "prepare",
     "referenced_tables",
@@ -315,6 +316,30 @@ def schema_errors(
         # sqlglot's scope analysis refuses what no database would run either, such as one
         # alias given to two tables: say so, for the correction agent.
         return [f"The query's table references are ambiguous: {error}."]
+
+
+def lift_row_cap(sql: str, dialect: Dialect, cap: int) -> str:
+    """``sql`` without its outermost LIMIT when that LIMIT is ``cap`` (the chat's row cap, which
+    the SQL writer is told to keep) and there is no OFFSET; else ``sql`` as it is. For a
+    download of the whole result: what comes back is checked again (``prepare``) either way."""
+    try:
+        checked = check_read_only(sql, dialect)
+    except SQLCheckError:
+        return sql
+    tree = checked.expression
+    limit = tree.args.get("limit")
+    if (
+        not isinstance(limit, exp.Limit)
+        or outer_limit(tree) != cap
+        or tree.args.get("offset")
+        or limit.args.get("offset")
+    ):
+        return sql
+    tree.set("limit", None)
+    try:
+        return render(tree, dialect, copy=False)
+    except SQLCheckError:
+        return sql
 
 
 def referenced_tables(

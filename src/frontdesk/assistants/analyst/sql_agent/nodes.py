@@ -284,11 +284,12 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
         return {"final_answer": prompts.REFUSED, "outcome": "refused"}
     if kind == "personal":
         return {"final_answer": prompts.PERSONAL_DATA, "outcome": "refused"}
+    # The database's or the checker's own words stay in the report (the UI's details), never
+    # in the answer: it says what went wrong in the user's terms.
     if kind == "connection":
-        error = state.get("last_sql_error") or "connection refused"
-        return {"final_answer": render(prompts.DATABASE_DOWN, error=error), "outcome": "failed"}
-    error = (state.get("last_sql_error") or "unknown error").splitlines()[0]
-    return {"final_answer": render(prompts.FAILED, error=error), "outcome": "failed"}
+        return {"final_answer": prompts.DATABASE_DOWN, "outcome": "failed"}
+    answer = prompts.failed_answer(kind, state.get("last_sql_error"))
+    return {"final_answer": answer, "outcome": "failed"}
 
 
 # -- routing functions (pure) ----------------------------------------------------------------

@@ -22,12 +22,12 @@ from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.db.secure_views import ENCRYPTED_COLUMNS
 from frontdesk.assistants.analyst.joins.graph import JoinGraph
 from frontdesk.assistants.analyst.joins.paths import JoinPathFinder, NoJoinPath
-from frontdesk.assistants.analyst.settings import AnalystSettings
 from frontdesk.assistants.analyst.sql import check as sqlcheck
 from frontdesk.assistants.analyst.sql import executor
 from frontdesk.assistants.analyst.sql.personal import reads_personal_data
 from frontdesk.assistants.analyst.sql.repair import add_missing_group_by, repair_columns
 from frontdesk.assistants.analyst.sql_agent.answers import render_table
+from frontdesk.assistants.analyst.sql_agent.limits import SQLLimits
 from frontdesk.assistants.analyst.sql_agent.samples import (
     SAMPLE_PROMPT_CHARS,
     TableSample,
@@ -48,62 +48,13 @@ _MISSING_COLUMN = re.compile(r"Column '([\w.]+)' does NOT exist")
 
 
 @dataclass(frozen=True)
-class SQLLimits:
-    """The seed's environment table (FRONTDESK_SQL_*, FRONTDESK_MAX_QUERY_ROWS)."""
-
-    agent_max_iterations: int = 15
-    sample_rows: int = 1
-    max_tables_in_context: int = 20
-    correction_max_attempts: int = 3
-    pre_validation_enabled: bool = True
-    max_relationships_display: int = 50
-    max_relationships_in_prompt: int = 20
-    max_columns_in_schema: int = 50
-    max_columns_in_validation: int = 100
-    max_columns_in_correction: int = 100
-    max_sql_history_length: int = 100
-    max_fallback_tables: int = 5
-    max_tables_in_selection_prompt: int = 250
-    confidence_threshold: float = 0.7
-    max_hops: int = 4
-    max_suggested_paths: int = 10
-    prefilter_tables: int = 12
-    query_timeout_s: float = 10.0
-    max_query_rows: int = 100
-    few_shot_examples: int = 3
-
-    @classmethod
-    def from_settings(cls, s: AnalystSettings) -> SQLLimits:
-        return cls(
-            agent_max_iterations=s.sql_agent_max_iterations,
-            sample_rows=s.sql_sample_rows,
-            max_tables_in_context=s.sql_max_tables_in_context,
-            correction_max_attempts=s.sql_correction_max_attempts,
-            pre_validation_enabled=s.sql_pre_validation_enabled,
-            max_relationships_display=s.sql_max_relationships_display,
-            max_relationships_in_prompt=s.sql_max_relationships_in_prompt,
-            max_columns_in_schema=s.sql_max_columns_in_schema,
-            max_columns_in_validation=s.sql_max_columns_in_validation,
-            max_columns_in_correction=s.sql_max_columns_in_correction,
-            max_sql_history_length=s.sql_max_sql_history_length,
-            max_fallback_tables=s.sql_max_fallback_tables,
-            max_tables_in_selection_prompt=s.sql_max_tables_in_selection_prompt,
-            confidence_threshold=s.sql_confidence_threshold,
-            max_hops=s.sql_max_hops,
-            max_suggested_paths=s.sql_max_suggested_paths,
-            prefilter_tables=s.sql_prefilter_tables,
-            query_timeout_s=s.sql_query_timeout_s,
-            max_query_rows=s.max_query_rows,
-            few_shot_examples=s.sql_few_shot_examples,
-        )
-
-
-@dataclass(frozen=True)
 class Prepared:
     ok: bool
     sql: str = ""
     error: str = ""
-    kind: str | None = None  # unsafe | personal | invalid | unsupported
+    # unsafe | personal | invalid | unsupported; from run_checked also the executor's kinds
+    # (syntax, unknown_table, unknown_column, timeout, connection, other)
+    kind: str | None = None
 
 
 class SQLToolkit:
@@ -289,11 +240,17 @@ class SQLToolkit:
 
     # -- checking and running ----------------------------------------------------------------
 
-    def prepare(self, sql: str) -> Prepared:
-        """One read-only SELECT, secure views substituted, LIMIT capped; or why not."""
+    def prepare(
+        self, sql: str, *, max_rows: int | None = None, personal_data: bool | None = None
+    ) -> Prepared:
+        """One read-only SELECT, secure views substituted, LIMIT capped (at `max_rows`, else
+        MAX_QUERY_ROWS); or why not. `personal_data`: whether the caller may read it (None:
+        the current turn's permissions, `agentkit.permissions`)."""
+        if personal_data is None:
+            personal_data = permissions.current().personal_data
         if (
             self.secure_map
-            and not permissions.current().personal_data
+            and not personal_data
             and reads_personal_data(sql, self.dialect, ENCRYPTED_COLUMNS, self.secure_map)
         ):
             return Prepared(False, error=prompts.PERSONAL_DATA, kind="personal")
@@ -302,7 +259,7 @@ class SQLToolkit:
                 sql,
                 dialect=self.dialect,
                 secure_map=self.secure_map,
-                max_rows=self.limits.max_query_rows,
+                max_rows=self.limits.max_query_rows if max_rows is None else max_rows,
                 catalog=self.catalog,
             )
         except sqlcheck.UnsafeSQL as exc:
@@ -367,10 +324,36 @@ class SQLToolkit:
     def tables_in(self, sql: str) -> list[str]:
         return [t for t in sqlcheck.referenced_tables(sql, self.dialect) if t in self.graph.tables]
 
-    def execute(self, sql: str) -> executor.QueryResult:
+    def execute(self, sql: str, *, max_rows: int | None = None) -> executor.QueryResult:
         return executor.execute_read_only(
             self.engine,
             sql,
-            max_rows=self.limits.max_query_rows,
+            max_rows=self.limits.max_query_rows if max_rows is None else max_rows,
             timeout_s=self.limits.query_timeout_s,
         )
+
+    def full_result_sql(self, sql: str) -> str:
+        """`sql` without a LIMIT that is only the chat's row cap (MAX_QUERY_ROWS, which the SQL
+        writer is told to keep): for a download of the whole result. Checked again by
+        `prepare` like any SQL."""
+        return sqlcheck.lift_row_cap(sql, self.dialect, self.limits.max_query_rows)
+
+    def run_checked(
+        self, sql: str, *, max_rows: int | None = None, personal_data: bool | None = None
+    ) -> executor.QueryResult | Prepared:
+        """SQL from outside the agent (a person's edit, a download) through the chat's path:
+        `prepare` (read-only, personal data, secure views, LIMIT) then `execute` (read-only
+        transaction, time limit). A failure comes back as an unsuccessful `Prepared` whose
+        kind is the checker's or the executor's; for a name the database did not know, the
+        validator's message, which suggests the right one."""
+        prepared = self.prepare(sql, max_rows=max_rows, personal_data=personal_data)
+        if not prepared.ok:
+            return prepared
+        result = self.execute(prepared.sql, max_rows=max_rows)
+        if result.ok:
+            return result
+        kind = "unsafe" if result.error_kind == "read_only" else result.error_kind
+        error = result.error or "the query failed"
+        if kind in ("unknown_table", "unknown_column"):
+            error = "\n".join(self.validate(sql)) or error
+        return Prepared(False, sql=prepared.sql, error=error, kind=kind)
