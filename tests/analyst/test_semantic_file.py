@@ -74,7 +74,7 @@ def _open(tmp_path, url, text: str | None, **more):
 
 
 def test_the_semantic_file_is_applied(tmp_path, shop):
-    tk = _open(tmp_path, shop, GOOD)
+    tk = _open(tmp_path, shop, GOOD, sql_few_shot_min_similarity=0.0)
     try:
         assert tk.descriptions["shop_order"] == "Orders placed in the web shop"
         assert tk.descriptions["client"] == "client"  # none given: the name in words
@@ -88,9 +88,19 @@ def test_the_semantic_file_is_applied(tmp_path, shop):
 
 
 def test_no_examples_are_shown_when_turned_off(tmp_path, shop):
-    tk = _open(tmp_path, shop, GOOD, sql_few_shot_examples=0)
+    tk = _open(tmp_path, shop, GOOD, sql_few_shot_examples=0, sql_few_shot_min_similarity=0.0)
     try:
         assert tk.examples_text("how many returned orders are there") == ""
+    finally:
+        tk.engine.dispose()
+
+
+def test_only_examples_close_to_the_question_are_shown(tmp_path, shop):
+    # A distant example misleads a small model more than none (semantic/examples.py).
+    tk = _open(tmp_path, shop, GOOD, sql_few_shot_min_similarity=0.99)
+    try:
+        assert tk.examples_text("How many orders were returned?").count("Question:") == 1
+        assert tk.examples_text("list the clients in Oslo by name") == ""
     finally:
         tk.engine.dispose()
 

@@ -25,6 +25,9 @@ class AnalystSettings(AssistantSettings):
     semantic_file: Path | None = None
     # How many of its examples, the closest to the question, the SQL writer is shown (0: none).
     sql_few_shot_examples: int = Field(default=3, ge=0, le=10)
+    # ... and only those at least this close (cosine of the questions' embeddings): a distant
+    # example misleads a small model more than none (semantic/examples.py).
+    sql_few_shot_min_similarity: float = Field(default=0.75, ge=-1.0, le=1.0)
     validate_joins_with_llm: bool = False
     # More named databases for `frontdesk eval sql` rows ({"name": "sqlalchemy-url"}).
     databases: dict[str, str] = Field(default_factory=dict)

@@ -33,6 +33,7 @@ class SQLLimits:
     query_timeout_s: float = 10.0
     max_query_rows: int = 100
     few_shot_examples: int = 3
+    few_shot_min_similarity: float = 0.75
     # The most rows a CSV download of a result holds (FRONTDESK_ANALYST_CSV_MAX_ROWS).
     csv_max_rows: int = 10_000
 
@@ -59,5 +60,6 @@ class SQLLimits:
             query_timeout_s=s.sql_query_timeout_s,
             max_query_rows=s.max_query_rows,
             few_shot_examples=s.sql_few_shot_examples,
+            few_shot_min_similarity=s.sql_few_shot_min_similarity,
             csv_max_rows=s.csv_max_rows,
         )

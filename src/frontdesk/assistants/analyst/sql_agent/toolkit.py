@@ -177,9 +177,14 @@ class SQLToolkit:
         return "\n".join(lines)
 
     def examples_text(self, question: str) -> str:
-        """The semantic file's examples closest to the question, as few-shot text ("" if none)."""
+        """The semantic file's examples close to the question, as few-shot text ("" if none)."""
+        limits = self.limits
         found = (
-            self.examples.closest(question, self.limits.few_shot_examples) if self.examples else []
+            self.examples.closest(
+                question, limits.few_shot_examples, limits.few_shot_min_similarity
+            )
+            if self.examples
+            else []
         )
         if not found:
             return ""
