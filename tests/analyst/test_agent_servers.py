@@ -19,6 +19,7 @@ from frontdesk.runtime import Models
 
 from .conftest import DEMO_KEY, make_service
 from .test_analyst_graph import ACTIVE_TECHS, script
+from .test_toolkit import with_samples
 
 # Per process: two test runs on one machine (developers, CI) must not share a database.
 DATABASE = f"frontdesk_test_agent_{os.getpid()}"
@@ -102,7 +103,7 @@ async def test_writes_from_the_model_change_nothing(server_toolkit, manual, hash
 
 
 def test_sample_rows_read_the_secure_view_without_personal_columns(server_toolkit):
-    schema = server_toolkit.schema_text(["employee", "workOrder"], 50)
+    schema = with_samples(server_toolkit, 1).schema_text(["employee", "workOrder"], 50)
     assert "row: id=1, userId=" in schema and "employeeNumber='E1001'" in schema
     assert "row: id=1, workOrderNumber='WO-" in schema
     for column in ("firstName=", "lastName=", "email=", "phone=", "notes=", "contactName="):

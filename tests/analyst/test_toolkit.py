@@ -114,9 +114,9 @@ def rows_under(schema: str, table: str) -> list[str]:
 
 
 def test_the_setting_reaches_the_toolkit(monkeypatch):
-    assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 1
-    monkeypatch.setenv("FRONTDESK_ANALYST_SQL_SAMPLE_ROWS", "0")
     assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 0
+    monkeypatch.setenv("FRONTDESK_ANALYST_SQL_SAMPLE_ROWS", "2")
+    assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 2
 
 
 def test_sample_rows_zero_shows_none_and_two_shows_two(toolkit):
@@ -126,7 +126,7 @@ def test_sample_rows_zero_shows_none_and_two_shows_two(toolkit):
     two = with_samples(toolkit, 2).schema_text(["workOrder", "invoice"], 50)
     assert len(rows_under(two, "workOrder")) == 2 and len(rows_under(two, "invoice")) == 2
     assert "workOrderNumber='WO-" in two and "status='" in two
-    assert len(rows_under(toolkit.schema_text(["workOrder"], 50), "workOrder")) == 1  # default
+    assert rows_under(toolkit.schema_text(["workOrder"], 50), "workOrder") == []  # default
 
 
 def test_sample_rows_show_only_the_columns_shown(toolkit):
@@ -225,9 +225,12 @@ def small_toolkit(demo_settings, tmp_path):
             ("Fragile: keep upright, handle with care, signed on arrival " * 3,),
         )
         db.commit()
-    tk = open_database(demo_settings, Models(demo_settings), url=f"sqlite:///{path}", name="small")
+    opened = open_database(
+        demo_settings, Models(demo_settings), url=f"sqlite:///{path}", name="small"
+    )
+    tk = with_samples(opened, 1)  # the default shows none
     yield tk, path
-    tk.engine.dispose()
+    opened.engine.dispose()
 
 
 def test_a_personal_table_without_secure_views_keeps_names_and_emails_out(small_toolkit):

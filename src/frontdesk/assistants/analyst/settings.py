@@ -32,7 +32,9 @@ class AnalystSettings(AssistantSettings):
     # More named databases for `frontdesk eval sql` rows ({"name": "sqlalchemy-url"}).
     databases: dict[str, str] = Field(default_factory=dict)
     sql_agent_max_iterations: int = 15
-    sql_sample_rows: int = 1
+    # Sample rows per table in the SQL prompt. The seed's default is 1; measured, one row cost
+    # the 0.5B model accuracy on the demo's easy questions (0.885 -> 0.731) and time, so 0.
+    sql_sample_rows: int = 0
     sql_max_tables_in_context: int = 20
     sql_correction_max_attempts: int = 3
     sql_pre_validation_enabled: bool = True

@@ -14,7 +14,7 @@ class SQLLimits:
     """The seed's environment table (FRONTDESK_SQL_*, FRONTDESK_MAX_QUERY_ROWS)."""
 
     agent_max_iterations: int = 15
-    sample_rows: int = 1
+    sample_rows: int = 0
     max_tables_in_context: int = 20
     correction_max_attempts: int = 3
     pre_validation_enabled: bool = True
