@@ -51,3 +51,21 @@ async def test_nothing_to_follow_after_a_query_that_did_not_run(analyst):
     await service.ask("how many work orders are completed?", "f4")
     await service.ask("and how many are in progress?", "f4")
     assert "follows up" not in _sql_prompts(llm)[1]
+
+
+async def test_the_answer_to_a_follow_up_is_about_the_follow_up(analyst):
+    # "and how many are in progress?" was answered "There are 11 work orders open." when the
+    # answer prompt led with the previous question: the new one comes first, with its SQL.
+    service, llm = analyst(script(sql=[COMPLETED, IN_PROGRESS], answer="done"))
+    await service.ask("how many work orders are completed?", "f5")
+    await service.ask("and how many are in progress?", "f5")
+    answer_prompts = [
+        str(c[-1].content)
+        for c in llm.calls
+        if str(c[0].content).startswith("You answer a question from the result")
+    ]
+    last = answer_prompts[-1]
+    assert (
+        "and how many are in progress? (A follow-up to: how many work orders are completed?" in last
+    )
+    assert "status = 'in_progress'" in last

@@ -48,6 +48,20 @@ RETRY_TEMPERATURE = 0.8
 # -- nodes -----------------------------------------------------------------------------------
 
 
+def question_to_answer(state: SQLGraphState) -> str:
+    """What the answer's prose answers: the new question first, then what it follows ("...
+    in progress?" after "...open?" must not be answered as "11 work orders are open")."""
+    previous = state.get("previous")
+    if not previous:
+        return state["question"]
+    # The SQL says what was counted ("status = 'cancelled'") better than the chain of
+    # questions, whose first subject a small model otherwise repeats ("... are open").
+    return (
+        f"{state['question']} (A follow-up to: {previous['question']}. "
+        f"The query that answered it: {state.get('sql') or ''})"
+    )
+
+
 def question_in_context(state: SQLGraphState) -> str:
     """The question, after the one it follows up when it is a follow-up on the last result:
     what table search, the join plan, the correction and the answer read."""
@@ -270,7 +284,7 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     if outcome == "answered":
         text = await summarize_rows(
             runtime.context.llm,
-            question_in_context(state),
+            question_to_answer(state),
             state.get("column_names") or [],
             state.get("structured_result") or [],
             truncated=bool(state.get("truncated")),
