@@ -42,6 +42,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from frontdesk.db_url import database_url, make_sqlite_folder
 from frontdesk.memory.records import public_record
 
 Rating = Literal["up", "down"]
@@ -114,10 +115,8 @@ class FeedbackCount:
 
 class ThreadStore:
     def __init__(self, url_or_path: str | Path):
-        url = str(url_or_path)
-        if "://" not in url:
-            Path(url).parent.mkdir(parents=True, exist_ok=True)
-            url = f"sqlite:///{url}"
+        url = database_url(url_or_path)
+        make_sqlite_folder(url)
         self.engine = create_engine(url)
         # This run's journal rows; one left by any other run is a turn that never ended.
         self.run_id = uuid.uuid4().hex

@@ -37,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from frontdesk.db_url import database_url, make_sqlite_folder
 from frontdesk.memory.records import public_record
 from frontdesk.memory.threads import ThreadRow, _sqlite_pragmas
 
@@ -126,10 +127,8 @@ class TicketStore:
     and the graphs (run in a worker thread so the event loop never waits on the disk)."""
 
     def __init__(self, url_or_path: str | Path):
-        url = str(url_or_path)
-        if "://" not in url:
-            Path(url).parent.mkdir(parents=True, exist_ok=True)
-            url = f"sqlite:///{url}"
+        url = database_url(url_or_path)
+        make_sqlite_folder(url)
         self.engine = create_engine(url)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)

@@ -35,15 +35,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from decimal import Decimal
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import sqlalchemy as sa
 from sqlalchemy import create_engine, event, or_, select, text
-from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, relationship
 from sqlalchemy.pool import StaticPool
+
+from frontdesk.db_url import database_url, make_sqlite_folder
 
 OPEN_CASE_STATUSES = ("opened", "pending_review")
 CASE_ID_OFFSET = 10000
@@ -232,17 +232,13 @@ class BillingStore:
     """
 
     def __init__(self, url: str, *, clock: Callable[[], datetime] | None = None) -> None:
-        parsed = make_url(url)
+        parsed = database_url(url)
         kwargs: dict = {}
-        if parsed.drivername == "postgresql":  # psycopg 3 is the driver we ship
-            parsed = parsed.set(drivername="postgresql+psycopg")
         if parsed.get_backend_name() == "sqlite":
             kwargs["connect_args"] = {"check_same_thread": False}
-            database = parsed.database or ""
-            if database in ("", ":memory:"):
+            if parsed.database in (None, "", ":memory:"):
                 kwargs["poolclass"] = StaticPool  # one connection, or the schema vanishes
-            else:
-                Path(database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            make_sqlite_folder(parsed)
         else:
             kwargs["pool_pre_ping"] = True
         self.url = parsed

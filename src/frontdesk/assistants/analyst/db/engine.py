@@ -27,10 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event, inspect
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL
 
 from frontdesk.assistants.analyst.db.crypto import aes_decrypt, aes_encrypt, mysql_aes_key
 from frontdesk.assistants.analyst.db.secure_views import POSTGRES_KEY_SETTING
+from frontdesk.db_url import database_url
 
 __all__ = ["checksums", "open_engine"]
 
@@ -41,7 +42,7 @@ SCHEMA_KEY = "<schema>"
 
 
 def open_engine(url: str | URL, aes_key: str, *, read_only: bool = False) -> Engine:
-    parsed = make_url(url)
+    parsed = database_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         return _sqlite_engine(parsed, aes_key, read_only)
@@ -53,9 +54,6 @@ def open_engine(url: str | URL, aes_key: str, *, read_only: bool = False) -> Eng
 
 
 def _postgres_engine(url: URL, aes_key: str, read_only: bool) -> Engine:
-    if url.drivername == "postgresql":
-        # SQLAlchemy's default driver for a bare postgresql:// is psycopg2; we ship psycopg 3.
-        url = url.set(drivername="postgresql+psycopg")
     connect_args: dict[str, Any] = {"connect_timeout": CONNECT_TIMEOUT_S}
     if read_only:
         connect_args["options"] = "-c default_transaction_read_only=on"

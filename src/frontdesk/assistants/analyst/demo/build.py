@@ -58,6 +58,7 @@ from frontdesk.assistants.analyst.db.secure_views import (
 )
 from frontdesk.assistants.analyst.demo.data.generate import DEFAULT_SEED, generate
 from frontdesk.assistants.analyst.demo.schema import tables as demo_schema
+from frontdesk.db_url import database_url
 
 __all__ = [
     "DEMO_VERSION",
@@ -312,9 +313,7 @@ def build_postgres(url: str, key: str, *, database: str | None = None) -> None:
 
     Connects to the server's `postgres` database to drop and create it, so the URL's user must
     be allowed to create databases and the pgcrypto extension (the local trust setup is)."""
-    parsed = make_url(url)
-    if parsed.drivername == "postgresql":
-        parsed = parsed.set(drivername="postgresql+psycopg")
+    parsed = database_url(url)
     target = database or parsed.database
     if not target or not re.fullmatch(r"[A-Za-z0-9_]+", target):
         raise ValueError(f"a plain database name is required, got {target!r}")
