@@ -77,7 +77,10 @@ def describe_command(
 ) -> None:
     """Draft a semantic file for a database from its schema: descriptions, column notes and
     the inferred joins to confirm. Edit it, then restart the analyst."""
-    from frontdesk.assistants.analyst.database import connect_checked
+    from frontdesk.assistants.analyst.database import (
+        connect_checked,
+        drafted_semantic_path,
+    )
     from frontdesk.assistants.analyst.joins.build import build_join_graph
     from frontdesk.assistants.analyst.semantic.draft import draft_semantic
     from frontdesk.assistants.analyst.settings import AnalystSettings
@@ -93,10 +96,11 @@ def describe_command(
             "(the demo database ships with its own semantic file)"
         )
         raise typer.Exit(2)
+    # The configured database's file is where the analyst reads it; another's is drafted.
     path = out or (
         own.semantic_file
         if url is None and own.semantic_file
-        else settings.data_dir / "analyst" / "semantic" / f"{name}.yaml"
+        else drafted_semantic_path(settings, name)
     )
     if path.exists() and not force:
         console.print(f"[bold red]error:[/] {path} exists; pass --force to replace it")

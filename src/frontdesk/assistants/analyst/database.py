@@ -124,8 +124,13 @@ def semantic_path(settings: Settings, name: str, *, configured: bool) -> Path | 
         return own.semantic_file
     if configured and own.database_url is None:
         return DEMO_SEMANTIC
-    drafted = settings.data_dir / NAME / "semantic" / f"{name}.yaml"
+    drafted = drafted_semantic_path(settings, name)
     return drafted if drafted.exists() else None
+
+
+def drafted_semantic_path(settings: Settings, name: str) -> Path:
+    """Where `frontdesk analyst describe` writes the semantic file of database `name`."""
+    return settings.data_dir / NAME / "semantic" / f"{name}.yaml"
 
 
 def open_database(

@@ -13,9 +13,10 @@ from __future__ import annotations
 import csv
 import hashlib
 import lzma
-import os
 import sqlite3
 from pathlib import Path
+
+from frontdesk.assistants.analyst.db.sqlite_file import atomic_sqlite
 
 __all__ = ["NYCFLIGHTS13_DIR", "NYCFLIGHTS13_TABLES", "build_nycflights13", "fingerprint"]
 
@@ -147,28 +148,18 @@ def build_nycflights13(path: Path | str, folder: Path = NYCFLIGHTS13_DIR) -> Pat
     wanted = fingerprint(folder)
     if path.exists() and _built(path) == wanted:
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.building")
-    temp.unlink(missing_ok=True)
-    try:
-        conn = sqlite3.connect(temp)
-        try:
-            for table, ddl in NYCFLIGHTS13_DDL.items():
-                conn.execute(ddl)
-                converters = _converters(conn, table)
-                marks = ", ".join("?" * len(converters))
-                conn.executemany(
-                    f"INSERT INTO {table} VALUES ({marks})",
-                    _rows(folder / f"{table}.csv.xz", converters),
-                )
-            for statement in NYCFLIGHTS13_INDEXES:
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {wanted}")
-            conn.commit()
-            conn.execute("VACUUM")
-        finally:
-            conn.close()
-        os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+    with atomic_sqlite(path) as conn:
+        for table, ddl in NYCFLIGHTS13_DDL.items():
+            conn.execute(ddl)
+            converters = _converters(conn, table)
+            marks = ", ".join("?" * len(converters))
+            conn.executemany(
+                f"INSERT INTO {table} VALUES ({marks})",
+                _rows(folder / f"{table}.csv.xz", converters),
+            )
+        for statement in NYCFLIGHTS13_INDEXES:
+            conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {wanted}")
+        conn.commit()
+        conn.execute("VACUUM")
     return path

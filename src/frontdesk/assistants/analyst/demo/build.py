@@ -20,7 +20,6 @@ a key check (the ciphertext of a constant) so a rebuild is detected without decr
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 import sqlite3
 from collections.abc import Iterable
@@ -56,6 +55,7 @@ from frontdesk.assistants.analyst.db.secure_views import (
     all_views_ddl,
     is_encrypted,
 )
+from frontdesk.assistants.analyst.db.sqlite_file import atomic_sqlite
 from frontdesk.assistants.analyst.demo.data.generate import DEFAULT_SEED, generate
 from frontdesk.assistants.analyst.demo.schema import tables as demo_schema
 from frontdesk.db_url import database_url
@@ -247,30 +247,20 @@ def build_sqlite(path: Path | str, key: str) -> Path:
     current = _sqlite_meta(path) if path.exists() else {}
     if current.get("fingerprint") == fingerprint() and current.get("keyCheck") == _key_check(key):
         return path
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.building")
-    temp.unlink(missing_ok=True)
-    try:
-        conn = sqlite3.connect(temp)
-        try:
-            for statement in ddl("sqlite"):
-                conn.execute(statement)
-            for table, names, values in _encrypted_rows(generate(), key):
-                quoted = ", ".join(f'"{n}"' for n in names)
-                marks = ", ".join("?" * len(names))
-                conn.executemany(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', values)
-            for statement in all_views_ddl(_view_columns(), "sqlite"):
-                conn.execute(statement)
-            conn.executemany(
-                f'INSERT INTO "{META_TABLE}" (id, metaKey, metaValue) VALUES (?, ?, ?)',
-                _meta_rows(key),
-            )
-            conn.commit()
-        finally:
-            conn.close()
-        os.replace(temp, path)
-    finally:
-        temp.unlink(missing_ok=True)
+    with atomic_sqlite(path) as conn:
+        for statement in ddl("sqlite"):
+            conn.execute(statement)
+        for table, names, values in _encrypted_rows(generate(), key):
+            quoted = ", ".join(f'"{n}"' for n in names)
+            marks = ", ".join("?" * len(names))
+            conn.executemany(f'INSERT INTO "{table}" ({quoted}) VALUES ({marks})', values)
+        for statement in all_views_ddl(_view_columns(), "sqlite"):
+            conn.execute(statement)
+        conn.executemany(
+            f'INSERT INTO "{META_TABLE}" (id, metaKey, metaValue) VALUES (?, ?, ?)',
+            _meta_rows(key),
+        )
+        conn.commit()
     return path
 
 
