@@ -119,6 +119,15 @@ def test_the_setting_reaches_the_toolkit(monkeypatch):
     assert SQLLimits.from_settings(AnalystSettings(_env_file=None)).sample_rows == 2
 
 
+
+def test_every_limit_has_its_setting_and_the_same_default(monkeypatch):
+    """A limit added without a setting, or with a default of its own, would drift unseen."""
+    assert SQLLimits.from_settings(AnalystSettings(_env_file=None)) == SQLLimits()
+    monkeypatch.setenv("FRONTDESK_ANALYST_SQL_MAX_HOPS", "2")
+    monkeypatch.setenv("FRONTDESK_ANALYST_MAX_QUERY_ROWS", "7")
+    limits = SQLLimits.from_settings(AnalystSettings(_env_file=None))
+    assert (limits.max_hops, limits.max_query_rows) == (2, 7)
+
 def test_sample_rows_zero_shows_none_and_two_shows_two(toolkit):
     none = with_samples(toolkit, 0).schema_text(["workOrder", "invoice"], 50)
     assert "row:" not in none

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from frontdesk.assistants.analyst.settings import AnalystSettings
 
@@ -39,27 +39,14 @@ class SQLLimits:
 
     @classmethod
     def from_settings(cls, s: AnalystSettings) -> SQLLimits:
-        return cls(
-            agent_max_iterations=s.sql_agent_max_iterations,
-            sample_rows=s.sql_sample_rows,
-            max_tables_in_context=s.sql_max_tables_in_context,
-            correction_max_attempts=s.sql_correction_max_attempts,
-            pre_validation_enabled=s.sql_pre_validation_enabled,
-            max_relationships_display=s.sql_max_relationships_display,
-            max_relationships_in_prompt=s.sql_max_relationships_in_prompt,
-            max_columns_in_schema=s.sql_max_columns_in_schema,
-            max_columns_in_validation=s.sql_max_columns_in_validation,
-            max_columns_in_correction=s.sql_max_columns_in_correction,
-            max_sql_history_length=s.sql_max_sql_history_length,
-            max_fallback_tables=s.sql_max_fallback_tables,
-            max_tables_in_selection_prompt=s.sql_max_tables_in_selection_prompt,
-            confidence_threshold=s.sql_confidence_threshold,
-            max_hops=s.sql_max_hops,
-            max_suggested_paths=s.sql_max_suggested_paths,
-            prefilter_tables=s.sql_prefilter_tables,
-            query_timeout_s=s.sql_query_timeout_s,
-            max_query_rows=s.max_query_rows,
-            few_shot_examples=s.sql_few_shot_examples,
-            few_shot_min_similarity=s.sql_few_shot_min_similarity,
-            csv_max_rows=s.csv_max_rows,
-        )
+        """Each limit from its setting: `sql_<name>`, or `<name>` for the two the seed names
+        without the prefix. A limit without a setting is an AttributeError at start."""
+        return cls(**{f.name: getattr(s, _setting_name(f.name)) for f in fields(cls)})
+
+
+# The seed's FRONTDESK_MAX_QUERY_ROWS and our FRONTDESK_ANALYST_CSV_MAX_ROWS have no SQL_ prefix.
+_UNPREFIXED = frozenset({"max_query_rows", "csv_max_rows"})
+
+
+def _setting_name(limit: str) -> str:
+    return limit if limit in _UNPREFIXED else f"sql_{limit}"
