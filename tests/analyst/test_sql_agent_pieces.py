@@ -8,8 +8,10 @@ from langchain_core.messages import HumanMessage
 from frontdesk.assistants.analyst.nodes import is_write_request, route_from_classify
 from frontdesk.assistants.analyst.sql_agent import nodes as n
 from frontdesk.assistants.analyst.sql_agent.answers import (
+    leaves_out_rows,
     names_in,
     plain_answer,
+    rows_stated,
     unsupported_names,
     unsupported_numbers,
 )
@@ -123,7 +125,44 @@ def test_plain_answers_from_rows():
     one = plain_answer(["name", "hours"], [{"name": "Ann", "hours": 12.5}], False)
     assert one == "Found one row: name: Ann, hours: 12.5."
     many = plain_answer(["n"], [{"n": 1}, {"n": 2}], True)
-    assert many.startswith("Found 2 rows (the first rows; there are more)")
+    assert many == "Found 2 rows (the first rows; there are more): 1; 2."
+    wide = plain_answer(list("abcd"), [dict.fromkeys("abcd", 1)] * 2, False)
+    assert wide == "Found 2 rows; they are listed in the table below."
+    long = plain_answer(["n"], [{"n": i} for i in range(7)], False)
+    assert long == "Found 7 rows; they are listed in the table below."
+
+
+PER_STATUS = [
+    {"status": "cancelled", "workOrders": 128},
+    {"status": "completed", "workOrders": 512},
+    {"status": "in progress", "workOrders": 11},
+    {"status": "open", "workOrders": 17},
+]
+
+
+def test_an_answer_from_one_row_of_a_per_group_result_is_replaced():
+    question = "How many work orders are there in each status?"
+    one = "There are 128 work orders in the cancelled status."
+    assert rows_stated(one, PER_STATUS) == {0}
+    assert leaves_out_rows(one, PER_STATUS, question)
+    both = "128 are cancelled and 512 completed; 17 are open and 11 in progress."
+    assert rows_stated(both, PER_STATUS) == {0, 1, 2, 3}
+    assert not leaves_out_rows(both, PER_STATUS, question)
+    # Nothing of a short result is nothing said; its row count is something.
+    assert leaves_out_rows("Work orders are broken down by status.", PER_STATUS, question)
+    assert not leaves_out_rows("There are 4 statuses.", PER_STATUS, question)
+    # A word inside another is not the value: "open" is not said by "reopened".
+    assert rows_stated("None were reopened.", PER_STATUS) == set()
+    assert plain_answer(["status", "workOrders"], PER_STATUS, False) == (
+        "Found 4 rows: cancelled, 128; completed, 512; in progress, 11; open, 17."
+    )
+
+
+def test_a_ranking_question_may_be_answered_from_its_first_row():
+    ranked = [{"name": "Jonathan King", "n": 220}, {"name": "Laura Jones", "n": 166}]
+    answer = "Jonathan King has the most work orders, 220."
+    assert not leaves_out_rows(answer, ranked, "Who has the most work orders?")
+    assert not leaves_out_rows("The result is 25.", [{"n": 25}], "How many?")
 
 
 def test_answer_names_must_come_from_the_rows():
@@ -214,3 +253,18 @@ async def test_a_model_failure_in_manual_and_general_answers_falls_back():
     assert len(manual) < 800
     general = await general_answer({"messages": [HumanMessage(content="hi")]}, runtime)
     assert general["general_result"] == prompts.MODEL_UNAVAILABLE
+
+
+async def test_the_reply_for_a_per_group_result_covers_every_group():
+    from frontdesk.assistants.analyst.sql_agent.answers import summarize_rows
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    model = ScriptedChatModel(["There are 128 work orders in the cancelled status."])
+    columns = ["status", "workOrders"]
+    question = "How many work orders are there in each status?"
+    text = await summarize_rows(model, question, columns, PER_STATUS, truncated=False)
+    assert text == plain_answer(columns, PER_STATUS, False)
+    kept = ScriptedChatModel(["Jonathan King has the most work orders, 220."])
+    ranked = [{"name": "Jonathan King", "n": 220}, {"name": "Laura Jones", "n": 166}]
+    text = await summarize_rows(kept, "Who has the most?", ["name", "n"], ranked, truncated=False)
+    assert text == "Jonathan King has the most work orders, 220."

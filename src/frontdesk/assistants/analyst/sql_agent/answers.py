@@ -30,6 +30,9 @@ logger = logging.getLogger(__name__)
 
 ANSWER_TOKENS = 160
 PROMPT_ROWS = 10
+# A result this small is spelled out in the reply written from the rows.
+SPELLED_ROWS = 6
+SPELLED_COLUMNS = 3
 _NUMBER = re.compile(r"(?<![\w.])-?\d[\d,]*(?:\.\d+)?(?![\w])")
 
 
@@ -167,14 +170,71 @@ def unsupported_names(
 
 
 def plain_answer(columns: Sequence[str], rows: Sequence[dict[str, Any]], truncated: bool) -> str:
-    """The reply written from the rows alone."""
+    """The reply written from the rows alone: a short result is spelled out, a long one is
+    left to the table shown with it."""
     if len(rows) == 1 and len(columns) == 1:
         return f"The result is {_cell(rows[0][columns[0]])}."
     if len(rows) == 1:
         pairs = ", ".join(f"{c}: {_cell(rows[0][c])}" for c in columns)
         return f"Found one row: {pairs}."
     more = " (the first rows; there are more)" if truncated else ""
+    if len(rows) <= SPELLED_ROWS and len(columns) <= SPELLED_COLUMNS:
+        listed = "; ".join(", ".join(_cell(row[c]) for c in columns) for row in rows)
+        return f"Found {len(rows)} rows{more}: {listed}."
     return f"Found {len(rows)} rows{more}; they are listed in the table below."
+
+
+# "How many work orders are in each status?" answered "There are 128 work orders in the
+# cancelled status.": every number and name checks out, yet it answers for one row of six.
+# A question that asks for one item of a ranking may be answered from one row.
+_ONE_ITEM = re.compile(
+    r"\b(?:top|most|least|fewest|highest|lowest|largest|smallest|biggest|best|worst|"
+    r"max(?:imum)?|min(?:imum)?|latest|earliest|newest|oldest|first|last)\b",
+    re.IGNORECASE,
+)
+
+
+def rows_stated(answer: str, rows: Sequence[dict[str, Any]]) -> set[int]:
+    """The indexes of the rows the answer speaks of: those with a value (a number, or a text
+    of two letters or more) that no other row has and that the answer states."""
+    said_numbers = numbers_in(answer)
+    said_text = answer.casefold()
+    own = [_row_values(row) for row in rows]
+    stated = set()
+    for index, values in enumerate(own):
+        others = set().union(*(v for i, v in enumerate(own) if i != index))
+        for value in values - others:
+            kind, token = value
+            if (kind == "n" and token in said_numbers) or (
+                kind == "t" and re.search(rf"(?<!\w){re.escape(token)}(?!\w)", said_text)
+            ):
+                stated.add(index)
+                break
+    return stated
+
+
+def _row_values(row: dict[str, Any]) -> set[tuple[str, str]]:
+    values: set[tuple[str, str]] = set()
+    for value in row.values():
+        if value is None or isinstance(value, bool):
+            continue
+        if isinstance(value, str) and sum(ch.isalpha() for ch in value) >= 2:
+            values.add(("t", value.casefold()))
+        else:
+            values |= {("n", n) for n in result_numbers([{"v": value}], 0) - {"0", ""}}
+    return values
+
+
+def leaves_out_rows(answer: str, rows: Sequence[dict[str, Any]], question: str) -> bool:
+    """True when a result of several rows is answered from just one of them, or a short one
+    from none (nor its row count: "Work orders are broken down by status."), and the question
+    did not ask for one item."""
+    if len(rows) < 2 or _ONE_ITEM.search(question):
+        return False
+    stated = len(rows_stated(answer, rows[:PROMPT_ROWS]))
+    if stated == 1:
+        return True
+    return stated == 0 and len(rows) <= SPELLED_ROWS and str(len(rows)) not in numbers_in(answer)
 
 
 async def summarize_rows(
@@ -206,6 +266,9 @@ async def summarize_rows(
     wrong = unsupported_numbers(text, rows, question)
     if wrong:
         logger.info("answer stated numbers not in the result %s; answering from the rows", wrong)
+        return plain_answer(columns, rows, truncated)
+    if leaves_out_rows(text, rows, question):
+        logger.info("answer left out rows of %d; answering from the rows", len(rows))
         return plain_answer(columns, rows, truncated)
     strangers = unsupported_names(text, rows, question, sql)
     if strangers:
