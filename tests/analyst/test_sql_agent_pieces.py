@@ -71,6 +71,16 @@ def test_execution_outcomes():
         ("with t as (select 1) select * from t", "with t as (select 1) select * from t"),
         # A second statement is kept, for the checker to refuse: nothing is cut silently.
         ("SELECT 1; DELETE FROM employee", "SELECT 1; DELETE FROM employee"),
+        # The correction prompt's labels copied after the SQL are the prompt, not the query.
+        (
+            "Attempt 2: SELECT a FROM t\nAttempt 3: SELECT b FROM t -> no such column",
+            "SELECT a FROM t",
+        ),
+        ("SELECT a\nFROM t;\nError:\nno such column: b", "SELECT a\nFROM t"),
+        (
+            "SELECT error FROM log WHERE question = 'x'",
+            "SELECT error FROM log WHERE question = 'x'",
+        ),
     ],
 )
 def test_extract_sql(reply, sql):

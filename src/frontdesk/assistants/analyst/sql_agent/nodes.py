@@ -346,6 +346,12 @@ def _can_correct(state: SQLGraphState) -> bool:
 
 _FENCE = re.compile(r"```(?:sql)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 _START = re.compile(r"\b(select|with)\b", re.IGNORECASE)
+# The correction prompt's own labels, which a small model copies after its SQL ("Attempt 2:
+# SELECT ... -> no such column", "Error:"): a line that opens with one is the prompt, not SQL.
+_PROMPT_LABEL = re.compile(
+    r"^[ \t]*(?:attempt \d+|error|question|failed sql|corrected sql|tables used)[ \t]*:",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def extract_sql(reply: str) -> str:
@@ -359,6 +365,9 @@ def extract_sql(reply: str) -> str:
     start = _START.search(text)
     if start:
         text = text[start.start() :]
+    echoed = _PROMPT_LABEL.search(text)
+    if echoed:
+        text = text[: echoed.start()]
     return text.strip().rstrip(";").strip()
 
 
