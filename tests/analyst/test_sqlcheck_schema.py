@@ -252,3 +252,19 @@ def test_a_condition_comparing_a_column_with_itself_is_refused(catalog):
     )
     right = "SELECT c.name FROM customer c JOIN workOrder w ON w.customerId = c.id"
     assert validate(right, catalog, "sqlite").ok
+
+
+def test_one_alias_for_two_tables_is_refused_with_the_fix(catalog):
+    # The 0.5B model gives customer and contract both "c" when they share an initial.
+    sql = "SELECT c.name FROM customer c JOIN workOrder c ON c.customerId = c.id"
+    checked = validate(sql, catalog, "sqlite")
+    assert not checked.ok
+    assert any("'c' is given to 2 tables (customer, workOrder)" in e for e in checked.errors)
+    # A subquery's alias is its own scope; the same table twice under two aliases is fine.
+    nested = (
+        "SELECT c.name, (SELECT COUNT(*) FROM workOrder c WHERE c.customerId = 1) AS n "
+        "FROM customer c"
+    )
+    assert validate(nested, catalog, "sqlite").ok
+    twice = "SELECT a.name FROM customer a JOIN customer b ON a.id = b.id"
+    assert validate(twice, catalog, "sqlite").ok

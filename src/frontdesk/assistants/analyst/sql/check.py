@@ -14,7 +14,7 @@ that runs them as separate nodes:
 
 Everything works on sqlglot trees, never on regular expressions: the text that runs is rendered
 from the tree that was checked. This module is the public face; the pieces live in
-``sql.safety``, ``sql.rewrite`` and ``sql.schema`` to keep each file readable.
+``sql.safety``, ``sql.rewrite``, ``sql.schema`` and ``sql.shape`` to keep each file readable.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from frontdesk.assistants.analyst.sql.schema import (
     check_columns,
     unknown_table_message,
 )
+from frontdesk.assistants.analyst.sql.shape import duplicate_aliases, shape_errors
 
 __all__ = [
     "DENIED_FUNCTIONS",
@@ -164,68 +165,12 @@ def _schema_check(
 ) -> tuple[list[str], list[str]]:
     views_to_logical = {view.lower(): logical for logical, view in secure_map.items()}
     table_of, tables, errors = _resolve_tables(checked, catalog, views_to_logical)
-    errors.extend(check_columns(checked.expression, catalog, table_of, max_columns=max_columns))
-    errors.extend(self_comparisons(checked.expression))
-    errors.extend(ungrouped_columns(checked.expression))
+    shape = shape_errors(checked.expression)
+    # Columns cannot be resolved while one alias names two tables (sqlglot refuses the scope).
+    if not duplicate_aliases(checked.expression):
+        errors.extend(check_columns(checked.expression, catalog, table_of, max_columns=max_columns))
+    errors.extend(shape)
     return tables, errors
-
-
-def _aggregates(expression: exp.Expression, select: exp.Select) -> list[exp.AggFunc]:
-    # This SELECT's own aggregates: not a subquery's, and not window functions (COUNT() OVER).
-    return [
-        agg
-        for agg in expression.find_all(exp.AggFunc)
-        if agg.find_ancestor(exp.Window, exp.Select) is select
-    ]
-
-
-def _own_column(expression: exp.Expression, select: exp.Select) -> bool:
-    return any(c.find_ancestor(exp.Select) is select for c in expression.find_all(exp.Column))
-
-
-def ungrouped_columns(tree: exp.Expression) -> list[str]:
-    """A SELECT that mixes an aggregate with plain columns and has no GROUP BY
-    (``SELECT status, COUNT(*) FROM workOrder``). SQLite answers it with one arbitrary row
-    ("misuse of aggregate" or a wrong count), PostgreSQL refuses it: say how to fix it."""
-    errors = []
-    for select in tree.find_all(exp.Select):
-        if select.args.get("group"):
-            continue
-        aggregated = any(_aggregates(e, select) for e in select.expressions)
-        if not aggregated:
-            continue
-        bare = [
-            e.alias_or_name
-            for e in select.expressions
-            if not _aggregates(e, select) and _own_column(e, select)
-        ]
-        if bare:
-            names = ", ".join(bare)
-            errors.append(
-                f"The query mixes an aggregate (COUNT, SUM, AVG, MIN, MAX) with the column(s) "
-                f"{names} and has no GROUP BY: add GROUP BY {names} for one row per {names}, "
-                f"or remove {names} for a single total."
-            )
-    return errors
-
-
-def self_comparisons(tree: exp.Expression) -> list[str]:
-    """Conditions that compare a column with itself (``d.did = d.did``). Always true, such a
-    join condition silently joins every row with every row, and the answer looks plausible."""
-    errors = []
-    for node in tree.find_all(exp.EQ, exp.NullSafeEQ):
-        left, right = node.left, node.right
-        if (
-            isinstance(left, exp.Column)
-            and isinstance(right, exp.Column)
-            and left.sql().casefold() == right.sql().casefold()
-        ):
-            errors.append(
-                f"The condition {node.sql()} compares a column with itself, so it is always "
-                "true and joins every row with every row; compare it with the matching column "
-                "of the other table."
-            )
-    return errors
 
 
 def _finish(checked: Checked, secure_map: Mapping[str, str], max_rows: int) -> str:

@@ -37,9 +37,9 @@ import sqlglot
 from sqlglot import exp
 
 from frontdesk.assistants.analyst.joins.graph import Relationship
-from frontdesk.assistants.analyst.sql.check import ungrouped_columns
 from frontdesk.assistants.analyst.sql.safety import SQLCheckError, check_read_only
 from frontdesk.assistants.analyst.sql.schema import SchemaCatalog
+from frontdesk.assistants.analyst.sql.shape import ungrouped_columns
 
 # A fix for one column: the alias it belongs to, the column's name there, and whether to
 # write that alias as its qualifier (False keeps the qualifier as written, or none).
