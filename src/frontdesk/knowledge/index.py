@@ -39,6 +39,7 @@ _BM25_TOKEN = re.compile(r"(?u)\b\w\w+\b")
 _BM25_STOPWORDS = frozenset(STOPWORDS_EN)
 
 ProgressCallback = Callable[[int, int], None]  # (done, total)
+Tokenizer = Callable[[str], list[str]]  # text -> BM25 terms
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,16 @@ class KeywordIndex:
     mention it, which plain BM25's length normalisation would favour.
     """
 
-    def __init__(self, documents: Sequence[Document], title_keys: Sequence[str] = ()):
+    def __init__(
+        self,
+        documents: Sequence[Document],
+        title_keys: Sequence[str] = (),
+        tokenizer: Tokenizer | None = None,
+    ):
         self.documents = list(documents)
         self._stemmer = Stemmer.Stemmer("english")
+        # Another corpus's words (code identifiers): one function for documents and queries.
+        self._tokenizer = tokenizer
         self._bm25 = bm25s.BM25()
         tokens = self._tokenize([_titled(d, title_keys) for d in self.documents])
         if tokens:
@@ -86,6 +94,8 @@ class KeywordIndex:
     def _tokenize(self, texts: list[str]) -> list[list[str]]:
         if not texts:
             return []
+        if self._tokenizer is not None:
+            return [self._tokenizer(text) for text in texts]
         return bm25s.tokenize(
             texts, stopwords="en", stemmer=self._stemmer, return_ids=False, show_progress=False
         )
@@ -93,6 +103,8 @@ class KeywordIndex:
     def query_terms(self, query: str) -> list[str]:
         """`query` tokenized as the documents were (bm25s.tokenize's steps: lower-case, split,
         drop stop words, stem), without its per-call set-up, which cost more than a search."""
+        if self._tokenizer is not None:
+            return self._tokenizer(query)
         words = [w for w in _BM25_TOKEN.findall(query.lower()) if w not in _BM25_STOPWORDS]
         return self._stemmer.stemWords(words)
 
@@ -212,6 +224,7 @@ class KnowledgeIndex:
         embeddings_id: str,
         *,
         title_keys: Sequence[str] = ("item_name",),
+        tokenizer: Tokenizer | None = None,
     ):
         import chromadb
         from chromadb.config import Settings as ChromaSettings
@@ -241,6 +254,7 @@ class KnowledgeIndex:
         self.embeddings = embeddings
         # Metadata fields that title a chunk, weighted up in keyword search (KeywordIndex).
         self.title_keys = tuple(title_keys)
+        self.tokenizer = tokenizer
         self._search: dict[str, _PropertySearch] = {}
 
     # -- ingestion -------------------------------------------------------------------------
@@ -384,4 +398,4 @@ class KnowledgeIndex:
             np.asarray([vector for _, vector in owned], dtype=np.float32),
             [owner for owner, _ in owned],
         )
-        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents, self.title_keys))
+        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents, self.title_keys, self.tokenizer))
