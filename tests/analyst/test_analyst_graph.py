@@ -267,3 +267,33 @@ async def test_a_refused_query_is_labelled_refused(analyst):
     sources = next(e.data for e in events if e.event == "sources")
     assert sources["sql_status"] == "refused" and sources["sql"].startswith("DELETE")
     assert sources["sql_problem"] == "it was not a read-only query"
+
+
+def _timing_out(stage: str, **kwargs):
+    """The script, except that the model runs out of time when asked to write (`stage`
+    "You write one") or to fix ("You fix") a query."""
+    reply = script(**kwargs)
+
+    def maybe_time_out(messages):
+        if str(messages[0].content).startswith(stage):
+            raise TimeoutError("the embedded model did not finish within the time limit")
+        return reply(messages)
+
+    return maybe_time_out
+
+
+async def test_a_model_timeout_while_writing_sql_is_a_reply_not_a_crash(analyst):
+    service, _ = analyst(_timing_out("You write one"))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert answer.answer == prompts.MODEL_UNAVAILABLE
+    report = answer.extra["sql_report"]
+    assert report["outcome"] == "failed"
+
+
+async def test_a_model_timeout_while_correcting_sql_keeps_the_last_query_tried(analyst):
+    broken = "SELECT COUNT(*) FROM employee WHERE isTechnicianX = 1"
+    service, _ = analyst(_timing_out("You fix", sql=[broken]))
+    answer = await service.ask("how many technicians are active", "t1")
+    assert answer.answer == prompts.MODEL_UNAVAILABLE
+    report = answer.extra["sql_report"]
+    assert report["outcome"] == "failed" and "isTechnicianX" in (report["sql"] or "")

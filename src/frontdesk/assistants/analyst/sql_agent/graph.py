@@ -38,7 +38,9 @@ def build_sql_graph(*, pre_validation: bool = True) -> CompiledStateGraph:
     graph.add_edge(n.FILTER_RELATIONSHIPS, n.FIND_PATHS)
     graph.add_edge(n.FIND_PATHS, n.PLAN_JOINS)
     graph.add_edge(n.PLAN_JOINS, n.GENERATE_SQL)
-    graph.add_edge(n.GENERATE_SQL, n.REWRITE_SECURE)
+    graph.add_conditional_edges(
+        n.GENERATE_SQL, inline(n.after_writing_sql), [n.REWRITE_SECURE, n.SUMMARIZE]
+    )
 
     def after_rewrite(state: SQLGraphState) -> str:
         return n.after_rewrite(state, pre_validation=pre_validation)
@@ -54,7 +56,9 @@ def build_sql_graph(*, pre_validation: bool = True) -> CompiledStateGraph:
     graph.add_conditional_edges(
         n.EXECUTE, inline(n.after_execute), [n.GENERATE_SQL, n.CORRECT_SQL, n.SUMMARIZE]
     )
-    graph.add_edge(n.CORRECT_SQL, n.REWRITE_SECURE)
+    graph.add_conditional_edges(
+        n.CORRECT_SQL, inline(n.after_writing_sql), [n.REWRITE_SECURE, n.SUMMARIZE]
+    )
     graph.add_edge(n.SUMMARIZE, END)
     # Never checkpointed: one question is one run, and the orchestrator keeps the conversation.
     return graph.compile(checkpointer=False, name="sql_agent")

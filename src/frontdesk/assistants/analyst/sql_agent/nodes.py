@@ -170,7 +170,10 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
     )
     system = render(prompts.SQL_SYSTEM, dialect=tk.dialect_name, max_rows=tk.limits.max_query_rows)
     tried = [state["sql"]] if empty else []
-    sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    try:
+        sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    except Exception as error:  # noqa: BLE001 - any model failure ends the turn with a reply
+        return _model_failed(state, error)
     return {
         "sql": sql,
         "iterations": state.get("iterations", 0) + 1,
@@ -269,8 +272,23 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
     )
     system = render(prompts.CORRECTION_SYSTEM, dialect=tk.dialect_name)
     tried = [failed, *(h["sql"] for h in history)]
-    corrected = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    try:
+        corrected = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+    except Exception as error:  # noqa: BLE001 - as in generate_sql
+        return {**update, **_model_failed(state, error)}
     return {**update, "sql": corrected}
+
+
+def _model_failed(state: SQLGraphState, error: Exception) -> dict[str, Any]:
+    """A model that failed or ran out of time while writing SQL ends the turn with a reply
+    (the turn's own time limit, a cancellation, is not caught and still applies). Under load
+    this happened to 3 of the demo set's 80 questions as an uncaught TimeoutError."""
+    logger.warning("the model failed while writing SQL: %s", error)
+    return {
+        "error_kind": "model",
+        "last_sql_error": f"the language model did not write a query ({error})",
+        "iterations": state.get("iterations", 0) + 1,
+    }
 
 
 async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
@@ -302,11 +320,18 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     # in the answer: it says what went wrong in the user's terms.
     if kind == "connection":
         return {"final_answer": prompts.DATABASE_DOWN, "outcome": "failed"}
+    if kind == "model":
+        return {"final_answer": prompts.MODEL_UNAVAILABLE, "outcome": "failed"}
     answer = prompts.failed_answer(kind, state.get("last_sql_error"))
     return {"final_answer": answer, "outcome": "failed"}
 
 
 # -- routing functions (pure) ----------------------------------------------------------------
+
+
+def after_writing_sql(state: SQLGraphState) -> str:
+    """After the model wrote (or corrected) a query: check it, unless the model failed."""
+    return SUMMARIZE if state.get("error_kind") == "model" else REWRITE_SECURE
 
 
 def after_rewrite(state: SQLGraphState, *, pre_validation: bool = True) -> str:
