@@ -47,7 +47,9 @@ class CodeChunk:
     docstring: str = ""
 
     def header(self) -> str:
-        lines = [f"{self.path}:{self.start_line}-{self.end_line}"]
+        # No line numbers: a chunk that only moved (lines added above it) keeps its text, so
+        # its id and its vector stay, and only its metadata is updated.
+        lines = [self.path]
         if self.symbol:
             lines.append(f"{self.kind or 'symbol'} {self.symbol}")
         if self.signature:
