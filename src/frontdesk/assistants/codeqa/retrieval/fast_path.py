@@ -1,0 +1,83 @@
+"""The fast path: a question that names a symbol or a file the index knows.
+
+The seed's anchored patterns (`^[a-z_][a-z0-9_]*$` and the like) match any lower-case word
+("hello") and miss names inside a sentence. Here a token is a target only when the index has
+it: a symbol (`parse_args`, `HTTPClient`, `Client.get`) or a file (`config.toml`,
+`src/app/cli.py`). Names are looked for anywhere in the question: in backticks, or shaped like
+code (an underscore, an inner capital, a dot between names, a call's parentheses), or the
+whole question being one word. Plain words are not names: "client" in "how does the client
+retry?" is prose, `Client` is a name."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolHit, SymbolIndex, Usage
+
+__all__ = ["Targets", "ask_kind", "named_targets"]
+
+_BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
+_WORDISH = re.compile(r"[A-Za-z_][\w.$/-]*(?:\(\))?")
+_CODE_SHAPED = re.compile(
+    r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]|\(\)$|[A-Za-z_]\.[A-Za-z_]"
+)
+_FILE_SHAPED = re.compile(r"^[\w./-]*\.[A-Za-z0-9]{1,8}$|/")
+_LOCATE = re.compile(
+    r"\b(?:where\s+(?:is|are|'s|do\s+I\s+find)\b(?!.*\b(?:used|called)\b)|defined|definition|"
+    r"declared|declaration|locate|find\s+the\s+(?:definition|file))",
+    re.IGNORECASE,
+)
+_USAGES = re.compile(
+    r"\b(?:what|who|which\s+\w+)\s+(?:calls?|uses?|invokes?|references?)\b|\b(?:callers?|"
+    r"usages?|call\s+sites?)\b|\bwhere\s+(?:is|are)\s+.+\s+(?:used|called)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What a question names that the index has."""
+
+    symbols: dict[str, list[SymbolHit]] = field(default_factory=dict)  # name -> definitions
+    files: dict[str, list[str]] = field(default_factory=dict)  # token -> paths
+
+    def __bool__(self) -> bool:
+        return bool(self.symbols or self.files)
+
+    def usages(self, index: SymbolIndex) -> dict[str, list[Usage]]:
+        return {name: index.usages(name) for name in self.symbols}
+
+
+def named_targets(question: str, index: SymbolIndex) -> Targets:
+    symbols: dict[str, list[SymbolHit]] = {}
+    files: dict[str, list[str]] = {}
+    stripped = question.strip().rstrip("?!.").strip()
+    one_word = bool(re.fullmatch(r"[\w.$/-]+(?:\(\))?", stripped))
+    candidates = [m.group(1).strip() for m in _BACKTICKED.finditer(question)]
+    candidates += [
+        m.group(0) for m in _WORDISH.finditer(_BACKTICKED.sub(" ", question))
+        if one_word or _CODE_SHAPED.search(m.group(0)) or _FILE_SHAPED.search(m.group(0))
+    ]  # fmt: skip
+    for raw in candidates:
+        token = raw.removesuffix("()").rstrip(".,;:")
+        if not token:
+            continue
+        if _FILE_SHAPED.search(token) and (paths := index.files_named(token)):
+            files[token] = paths
+            continue
+        hits = index.definitions(token)
+        if not hits and "." in token:  # module.function or obj.method: the last part
+            hits = index.definitions(token.rsplit(".", 1)[-1])
+        if hits:
+            symbols[token] = hits
+    return Targets(symbols, files)
+
+
+def ask_kind(question: str) -> str:
+    """ "usages" (what calls X), "locate" (where is X defined) or "explain" (anything else)."""
+    if _USAGES.search(question):
+        return "usages"
+    if _LOCATE.search(question):
+        return "locate"
+    return "explain"

@@ -1,0 +1,68 @@
+"""Names in a question that the index knows: symbols and files, found without a model."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
+from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolIndex
+
+from .conftest import manifest_entries
+
+
+@pytest.fixture
+def index(small_repo) -> SymbolIndex:
+    return SymbolIndex(*manifest_entries(small_repo))
+
+
+def test_definitions_usages_and_files_by_name(index):
+    (hit,) = index.definitions("get_json")
+    assert (hit.path, hit.qualified, hit.kind, hit.start_line) == (
+        "pkg/client.py", "HTTPClient.get_json", "method", 13,
+    )  # fmt: skip
+    assert index.definitions("HTTPClient.get_json") == [hit]
+    assert index.definitions("httpclient")[0].qualified == "HTTPClient"
+    assert {(u.path, u.line) for u in index.usages("make_client")} == {("tests/test_client.py", 5)}
+    assert index.files_named("config.toml") == ["config.toml"]
+    assert index.files_named("pkg/client.py") == index.files_named("client.py") == ["pkg/client.py"]
+    assert index.definitions("nonexistent") == [] and index.files_named("nope.py") == []
+
+
+@pytest.mark.parametrize(
+    ("question", "symbols", "files"),
+    [
+        ("where is `get_json` defined?", {"get_json"}, set()),
+        ("Where is make_client defined?", {"make_client"}, set()),
+        ("HTTPClient", {"HTTPClient"}, set()),
+        ("load_settings", {"load_settings"}, set()),
+        ("what is in config.toml?", set(), {"config.toml"}),
+        ("explain pkg/client.py", set(), {"pkg/client.py"}),
+        ("How does HTTPClient.get_json decode the body?", {"HTTPClient.get_json"}, set()),
+        ("what does client.get_json() return?", {"client.get_json"}, set()),
+        # Prose is not a name, and a name the index lacks is not a target.
+        ("how does the client retry?", set(), set()),
+        ("hello", set(), set()),
+        ("where is parse_args defined?", set(), set()),
+    ],
+)
+def test_a_question_names_what_the_index_has(index, question, symbols, files):
+    targets = named_targets(question, index)
+    assert set(targets.symbols) == symbols
+    assert set(targets.files) == files
+    assert bool(targets) == bool(symbols or files)
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("where is get_json defined?", "locate"),
+        ("Where's the definition of HTTPClient", "locate"),
+        ("what calls make_client?", "usages"),
+        ("where is make_client used?", "usages"),
+        ("show me the callers of transport_get", "usages"),
+        ("how does HTTPClient retry?", "explain"),
+        ("HTTPClient", "explain"),
+    ],
+)
+def test_what_the_question_asks_for(question, kind):
+    assert ask_kind(question) == kind
