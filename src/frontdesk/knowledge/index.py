@@ -117,6 +117,14 @@ class KeywordIndex:
         terms = set(self.query_terms(query))
         return bool(terms) and any(terms <= doc_terms for doc_terms in self._terms)
 
+    def scores(self, query: str) -> np.ndarray:
+        """Every document's BM25 score for `query`, in document order (zeros when no term
+        of the query is indexed): for a search over a subset of the documents."""
+        terms = self.query_terms(query) if self.documents else []
+        if not terms:
+            return np.zeros(len(self.documents), dtype=np.float32)
+        return np.asarray(self._bm25.get_scores(terms), dtype=np.float32)
+
     def search(self, query: str, k: int) -> list[tuple[Document, float]]:
         if not self.documents:
             return []

@@ -16,6 +16,7 @@ merged into one result, so two chunks of one item never take two of the top-k pl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,12 +42,17 @@ class RetrievalSettings:
     group_by: tuple[str, ...] = ("category", "item_name")
 
 
-def reciprocal_rank_fusion(rankings: list[list[str]], k: int = 60) -> dict[str, float]:
-    """RRF score per id: the sum over rankings of 1 / (k + rank), rank starting at 1."""
+def reciprocal_rank_fusion(
+    rankings: list[list[str]], k: int = 60, weights: Sequence[float] | None = None
+) -> dict[str, float]:
+    """RRF score per id: the sum over rankings of weight / (k + rank), rank starting at 1
+    (every weight 1 unless `weights`, one per ranking, are given)."""
+    if weights is not None and len(weights) != len(rankings):
+        raise ValueError(f"{len(rankings)} rankings but {len(weights)} weights")
     scores: dict[str, float] = {}
-    for ranking in rankings:
+    for ranking, weight in zip(rankings, weights or [1.0] * len(rankings), strict=True):
         for rank, key in enumerate(ranking, start=1):
-            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+            scores[key] = scores.get(key, 0.0) + weight / (k + rank)
     return scores
 
 

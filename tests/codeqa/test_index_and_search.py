@@ -1,0 +1,114 @@
+"""Indexing a repository (incrementally) and searching it inside the router's filters.
+
+Hash embeddings stand in for MiniLM: these tests are about the indexing and search code; the
+real model runs in the end-to-end test."""
+
+from __future__ import annotations
+
+import pytest
+
+from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex, InvalidRepository
+from frontdesk.assistants.codeqa.retrieval.search import RetrievalRequest, hybrid_search
+from frontdesk.embeddings.hashing import HashEmbeddings
+
+from .conftest import write_repo
+
+
+@pytest.fixture
+def code_index(tmp_path) -> CodeIndex:
+    return CodeIndex(tmp_path / "index", HashEmbeddings(), "hash-test")
+
+
+def search(index: CodeIndex, repo: str, request: RetrievalRequest, k: int = 3):
+    knowledge = index.knowledge
+    vector = knowledge.embeddings.embed_query(request.query)
+    return hybrid_search(
+        request, knowledge.keyword_index(repo), knowledge.dense_index(repo), vector, k
+    )
+
+
+def test_indexing_again_parses_and_embeds_only_what_changed(tmp_path, small_repo):
+    # A small budget, so each function is a chunk of its own.
+    code_index = CodeIndex(tmp_path / "index", HashEmbeddings(), "hash-test", budget=150)
+    first = code_index.index(small_repo, "small")
+    assert (first.files, first.parsed, first.removed) == (6, 6, 0)
+    assert first.added == first.chunks > 0
+    again = code_index.index(small_repo, "small")
+    assert (again.parsed, again.added, again.removed, again.relabelled) == (0, 0, 0, 0)
+
+    def starts() -> list[int]:
+        documents = code_index.knowledge.documents("small")
+        return [
+            d.metadata["start_line"] for d in documents if d.metadata["symbol"] == "make_client"
+        ]
+
+    (before,) = starts()
+    # Lines added at the top move every function: same text, so no new vector, new lines.
+    client = small_repo / "pkg" / "client.py"
+    client.write_text("# Copyright.\n# Licensed.\n" + client.read_text())
+    changed = code_index.index(small_repo, "small")
+    assert changed.parsed == 1 and changed.relabelled >= 1
+    assert changed.added == 1  # only the first chunk's text changed
+    assert starts() == [before + 2]
+    (small_repo / "pkg" / "config.py").unlink()
+    removed = code_index.index(small_repo, "small")
+    assert removed.removed >= 1 and removed.files == 5
+    assert code_index.repositories() == ["small"]
+
+
+def test_two_repositories_side_by_side_never_mix(code_index, tmp_path, small_repo):
+    other = write_repo(tmp_path / "other", {"lib/util.py": "def slugify(text):\n    return text\n"})
+    code_index.index(small_repo, "small")
+    code_index.index(other)  # the folder's name is its id
+    assert code_index.repositories() == ["other", "small"]
+    paths = {d.metadata["path"] for d in code_index.knowledge.documents("other")}
+    assert paths == {"lib/util.py"}
+    # The same file in two repositories is two chunks, one per repository.
+    twin = write_repo(tmp_path / "twin", {"lib/util.py": "def slugify(text):\n    return text\n"})
+    code_index.index(twin)
+    assert len(code_index.knowledge.documents("other")) == 1
+    assert len(code_index.knowledge.documents("twin")) == 1
+
+
+def test_bad_repositories_are_clear_errors(code_index, tmp_path):
+    (tmp_path / "a.py").write_text("x = 1\n")
+    with pytest.raises(InvalidRepository, match="is not a folder"):
+        code_index.index(tmp_path / "a.py")
+    with pytest.raises(InvalidRepository, match="does not exist"):
+        code_index.index(tmp_path / "missing")
+    with pytest.raises(InvalidRepository, match="not usable"):
+        code_index.index(tmp_path, "bad id!")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    report = code_index.index(empty)
+    assert (report.files, report.chunks) == (0, 0)
+
+
+def test_search_finds_code_by_its_words_and_respects_filters(code_index, small_repo):
+    code_index.index(small_repo, "small")
+    result = search(code_index, "small", RetrievalRequest("retry failed requests http client"))
+    assert result.filter_used == "strict"
+    assert result.hits[0].metadata["path"] == "pkg/client.py"
+    tests_only = search(
+        code_index, "small", RetrievalRequest("make client", source_types=("test",))
+    )
+    assert {h.metadata["source_type"] for h in tests_only.hits} == {"test"}
+    in_folder = search(code_index, "small", RetrievalRequest("settings", folders=("pkg",)))
+    assert all(h.metadata["path"].startswith("pkg/") for h in in_folder.hits)
+
+
+def test_a_filter_that_matches_nothing_is_relaxed_in_the_seeds_order(code_index, small_repo):
+    code_index.index(small_repo, "small")
+    no_pattern = search(
+        code_index,
+        "small",
+        RetrievalRequest("load settings", folders=("pkg",), file_patterns=("*.rs",)),
+    )
+    assert no_pattern.filter_used == "without file patterns"
+    assert no_pattern.hits[0].metadata["path"] == "pkg/config.py"
+    no_folder = search(code_index, "small", RetrievalRequest("load settings", folders=("src",)))
+    assert no_folder.filter_used == "without folders"
+    everything = search(
+        code_index, "small", RetrievalRequest("load settings", source_types=("data",))
+    )
+    assert everything.filter_used == "everything" and everything.hits
