@@ -36,20 +36,26 @@ def test_indexing_again_parses_and_embeds_only_what_changed(tmp_path, small_repo
     again = code_index.index(small_repo, "small")
     assert (again.parsed, again.added, again.removed, again.relabelled) == (0, 0, 0, 0)
 
-    def starts() -> list[int]:
+    def functions() -> dict[str, tuple[str, int]]:
+        """The function chunks' ids and first lines, by symbol."""
         documents = code_index.knowledge.documents("small")
-        return [
-            d.metadata["start_line"] for d in documents if d.metadata["symbol"] == "make_client"
-        ]
+        wanted = ("HTTPClient.get_json", "HTTPClient._fetch", "make_client")
+        return {
+            d.metadata["symbol"]: (d.id, d.metadata["start_line"])
+            for d in documents
+            if d.metadata["symbol"] in wanted
+        }
 
-    (before,) = starts()
-    # Lines added at the top move every function: same text, so no new vector, new lines.
+    before = functions()
+    # Lines added at the top move every function: same text, so the same chunk and vector,
+    # with new line numbers; only the top of the file is embedded again.
     client = small_repo / "pkg" / "client.py"
     client.write_text("# Copyright.\n# Licensed.\n" + client.read_text())
     changed = code_index.index(small_repo, "small")
-    assert changed.parsed == 1 and changed.relabelled >= 1
-    assert changed.added == 1  # only the first chunk's text changed
-    assert starts() == [before + 2]
+    assert changed.parsed == 1 and changed.relabelled >= 3
+    after = functions()
+    assert {s: (i, line - 2) for s, (i, line) in after.items()} == before
+    assert changed.added < changed.chunks - 3
     (small_repo / "pkg" / "config.py").unlink()
     removed = code_index.index(small_repo, "small")
     assert removed.removed >= 1 and removed.files == 5

@@ -85,7 +85,8 @@ def chunk_file(file: RepoFile, text: str, budget: int = DEFAULT_BUDGET) -> FileC
         tree = Parser(found.language).parse(source)
         symbols = file_symbols(tree, found, source)
         sizes = _LineSizes(source)
-        spans = _cover(_split(tree.root_node, sizes, budget), lines)
+        starts = frozenset(d.start_line - 1 for d in symbols.definitions)
+        spans = _cover(_split(tree.root_node, sizes, budget, starts), lines)
         chunks = [_code_chunk(file, lines, span, symbols.definitions) for span in spans]
         return FileChunks(tuple(chunks), symbols, parsed=not tree.root_node.has_error)
     if file.language == "markdown":
@@ -120,11 +121,14 @@ class _LineSizes:
         return int(self._prefix[self._line_start[last]] - self._prefix[self._line_start[first]])
 
 
-def _split(node, sizes: _LineSizes, budget: int) -> list[tuple[int, int]]:
+def _split(
+    node, sizes: _LineSizes, budget: int, definition_rows: frozenset[int] = frozenset()
+) -> list[tuple[int, int]]:
     """0-based inclusive line spans: a node within budget whole, else its children, adjacent
     small ones grouped up to the budget. The small children before a large one (a class's
-    `class X(Base):` line) open the large one's first piece, so a header is never alone; a
-    group never reaches past the node, so two definitions' pieces are never mixed."""
+    `class X(Base):` line, a decorator) open the large one's first piece, so a header is never
+    alone, unless they hold a definition of their own (`definition_rows`: where definitions
+    start): a small function is never glued to the head of the next one."""
     if sizes.of_bytes(node.start_byte, node.end_byte) <= budget:
         return [(node.start_point.row, node.end_point.row)]
     if node.child_count == 0:
@@ -134,20 +138,36 @@ def _split(node, sizes: _LineSizes, budget: int) -> list[tuple[int, int]]:
     group_size = 0
     for child in node.children:
         size = sizes.of_bytes(child.start_byte, child.end_byte)
-        if size > budget:
-            inner = _split(child, sizes, budget)
-            if group and group_size + sizes.of_lines(*inner[0]) <= budget:
+        if group is not None and group_size + size <= budget:
+            group, group_size = (group[0], child.end_point.row), group_size + size
+            continue
+        header = group is not None and not any(
+            group[0] <= row <= group[1] and row != node.start_point.row for row in definition_rows
+        )
+        inner = _split(child, sizes, budget, definition_rows) if size > budget else []
+        # A header joins the piece after it, even past the budget when it is small: a
+        # `def f(...):` line alone says nothing.
+        if (
+            group is not None
+            and header
+            and (
+                group_size <= budget // 4
+                or (inner and group_size + sizes.of_lines(*inner[0]) <= budget)
+            )
+        ):
+            if inner:
                 inner[0] = (group[0], inner[0][1])
-            elif group:
-                spans.append(group)
+                spans.extend(inner)
+                group, group_size = None, 0
+            else:
+                group, group_size = (group[0], child.end_point.row), group_size + size
+            continue
+        if group:
+            spans.append(group)
+        if inner:
             spans.extend(inner)
             group, group_size = None, 0
-        elif group is not None and group_size + size <= budget:
-            group = (group[0], child.end_point.row)
-            group_size += size
         else:
-            if group:
-                spans.append(group)
             group, group_size = (child.start_point.row, child.end_point.row), size
     if group:
         spans.append(group)

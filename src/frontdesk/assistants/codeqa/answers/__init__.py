@@ -1,0 +1,1 @@
+"""Writing the answer: prompts' context, and citations checked against what was retrieved."""
