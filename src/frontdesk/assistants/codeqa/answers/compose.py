@@ -1,0 +1,163 @@
+"""The answer: from the symbol index when the question asks where something is, else written
+by the model from the retrieved code; every citation checked against what was shown."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
+
+from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.assistants.codeqa import prompts
+from frontdesk.assistants.codeqa.answers.citations import Citation, check_citations
+from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
+from frontdesk.assistants.codeqa.state import CodeQAState
+
+logger = logging.getLogger(__name__)
+
+MAX_LISTED = 5
+HISTORY_TURNS = 2
+HISTORY_ANSWER_CHARS = 300
+_NAMED = re.compile(r"`([^`\n]{1,80})`|\b([A-Za-z_]\w*(?:_\w+|[a-z][A-Z]\w*)|\w+\(\))")
+
+
+async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
+    repo_id = state.get("repo_id") or ctx.default_repo
+    blocks = [_block(b) for b in state.get("expanded_chunks") or []]
+    output = state.get("router_output") or {}
+    if state.get("intent") == "follow_up":
+        blocks = _previous_blocks(state, ctx, repo_id)
+    text = None
+    if not blocks:
+        text = _not_found(state, repo_id)
+    elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
+        text = _listing(state, ctx, repo_id, output["ask"])
+    if text is None:
+        text = await _written(state, ctx, blocks)
+    answer, citations = check_citations(text, blocks)
+    if blocks and not citations:
+        # Every answer says where: the best blocks it was given, if it cited none itself.
+        places = ", ".join(f"{b.path}:{b.start_line}-{b.end_line}" for b in blocks[:3])
+        answer, citations = check_citations(f"{answer}\n\nSources: {places}", blocks)
+    return {
+        "final_answer": answer,
+        "citations": [_citation_dict(c) for c in citations],
+        "messages": [AIMessage(content=answer)],
+    }
+
+
+def citations_release(state: dict[str, Any], text: str) -> bool:
+    """Whether streamed text may be shown now: every citation in it is one of the shown
+    blocks' lines (a wrong one waits for the checked final answer)."""
+    blocks = [_block(b) for b in state.get("expanded_chunks") or []]
+    checked, _ = check_citations(text, blocks)
+    return checked == text.strip()
+
+
+def _not_found(state: CodeQAState, repo_id: str) -> str:
+    query = state.get("user_query") or ""
+    match = _NAMED.search(query)
+    if match:
+        name = (match.group(1) or match.group(2)).removesuffix("()")
+        return prompts.NOT_FOUND_NAMED.substitute(name=f"`{name}`", repo=repo_id)
+    return prompts.NOT_FOUND.substitute(repo=repo_id)
+
+
+def _listing(state: CodeQAState, ctx: CodeQAContext, repo_id: str, ask: str) -> str | None:
+    """Where the named symbols are defined, or where they are used: from the symbol index,
+    no model. None when the request named only files (the model explains those)."""
+    repo = ctx.repository(repo_id)
+    output = state.get("router_output") or {}
+    names = [n for r in output.get("retrieval_requests") or [] for n in r.get("symbols") or []]
+    if not names:
+        return None
+    lines = []
+    for name in names:
+        definitions = repo.symbols.definitions(name)
+        if ask == "usages":
+            usages = repo.symbols.usages(name)[:MAX_LISTED]
+            if not usages:
+                lines.append(f"`{name}` is not called anywhere else in the repository.")
+                continue
+            lines.append(f"`{name}` is used in:")
+            lines += [f"- {u.path}:{u.line}" for u in usages]
+            continue
+        head = "is defined in" if len(definitions) == 1 else "is defined in these places:"
+        lines.append(f"`{name}` {head}")
+        for d in definitions[:MAX_LISTED]:
+            owner = f", {d.kind}" + (
+                f" of {d.qualified.rsplit('.', 1)[0]}" if "." in d.qualified else ""
+            )
+            lines.append(
+                f"- {d.path}:{d.start_line}-{d.end_line} ({d.qualified}{owner}): `{d.signature}`"
+            )
+    return "\n".join(lines)
+
+
+async def _written(state: CodeQAState, ctx: CodeQAContext, blocks: list[ContextBlock]) -> str:
+    history = state.get("conversation_history") or []
+    turns = "\n".join(
+        f"Q: {t['query']}\nA: {t['answer'][:HISTORY_ANSWER_CHARS]}"
+        for t in history[-HISTORY_TURNS:]
+    )
+    turn = render(
+        prompts.SYNTHESIS,
+        codebase_tree=state.get("codebase_tree") or "(none)",
+        context="\n\n".join(b.render() for b in blocks),
+        history=render(prompts.HISTORY, turns=turns) if turns and state.get("is_follow_up") else "",
+        question=state.get("user_query") or "",
+    )
+    try:
+        reply = await ctx.llm.ainvoke(
+            [SystemMessage(content=prompts.SYNTHESIS_SYSTEM), HumanMessage(content=turn)]
+        )
+        text = message_text(reply).strip()
+    except Exception:
+        logger.warning("the code answer failed; listing the matching code", exc_info=True)
+        text = ""
+    if text:
+        return text
+    places = "\n".join(
+        f"- {b.path}:{b.start_line}-{b.end_line}" + (f" ({b.symbol})" if b.symbol else "")
+        for b in blocks[:MAX_LISTED]
+    )
+    return prompts.MODEL_UNAVAILABLE.substitute(places=places)
+
+
+def _previous_blocks(state: CodeQAState, ctx: CodeQAContext, repo_id: str) -> list[ContextBlock]:
+    """A restatement answers from the code the last turn cited, reloaded by id (G11)."""
+    # The last turn that showed code (a question about the conversation showed none).
+    shown = [t for t in state.get("conversation_history") or [] if t.get("chunk_ids")]
+    if not shown:
+        return []
+    repo = ctx.repository(repo_id)
+    chunks = repo.chunks_by_id(shown[-1]["chunk_ids"])
+    return expand(chunks, repo.documents(), ctx.settings.context_chars)
+
+
+def _block(data: dict[str, Any]) -> ContextBlock:
+    return ContextBlock(
+        path=data["path"],
+        start_line=data["start_line"],
+        end_line=data["end_line"],
+        code=data["code"],
+        symbol=data["symbol"],
+        chunk_id=data["chunk_id"],
+        notes=list(data.get("notes") or []),
+        cited=[tuple(span) for span in data.get("cited") or []],
+    )
+
+
+def _citation_dict(citation: Citation) -> dict[str, Any]:
+    return {
+        "label": str(citation),
+        "path": citation.path,
+        "start_line": citation.start_line,
+        "end_line": citation.end_line,
+        "symbol": citation.symbol,
+        "chunk_id": citation.chunk_id,
+    }

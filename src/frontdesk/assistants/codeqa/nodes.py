@@ -1,0 +1,265 @@
+"""The code QA graph's nodes (the seed's six, L394-455) and its two routing functions.
+
+Each node is a function of the state that returns an update. The deterministic steps come
+first and most turns need no model before the answer (G14): the guard's rules and learned
+layer, intent by patterns, routing by the symbol index, retrieval by BM25 and vectors."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.graph import END
+from langgraph.runtime import Runtime
+
+from frontdesk.assistants.codeqa import prompts
+from frontdesk.assistants.codeqa.answers.compose import synthesize
+from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.repository import chunk_at
+from frontdesk.assistants.codeqa.retrieval.expansion import expand
+from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
+from frontdesk.assistants.codeqa.retrieval.search import RetrievalRequest
+from frontdesk.assistants.codeqa.state import CodeQAState
+from frontdesk.guardrails import guard_for
+from frontdesk.routing.followup import leans_on_previous
+
+SECURITY_GATEWAY = "security_gateway"
+INPUT_PREPROCESSOR = "input_preprocessor"
+ROUTER = "router"
+RETRIEVAL = "retrieval"
+SYNTHESIS = "synthesis"
+CONVERSATION_MEMORY = "conversation_memory"
+USAGES_SHOWN = 5
+
+_HISTORY = re.compile(
+    r"\bwhat\b.{0,20}\b(?:did|have)\s+i\s+(?:ask|say|asked|said)\b|\bmy\s+(?:previous|last|"
+    r"earlier|first)\s+questions?\b|\bconversation\s+(?:history|so\s+far)\b|\bwhat\s+have\s+we"
+    r"\s+(?:discussed|talked\s+about|covered)\b",
+    re.IGNORECASE,
+)
+_RESTATE = re.compile(
+    r"^\s*(?:can\s+you\s+|could\s+you\s+|please\s+)?(?:explain\s+(?:that|it|this)\b.{0,25}"
+    r"(?:simpl\w*|again|differently|more\s+slowly)|(?:say|put)\s+(?:that|it)\s+(?:in\s+)?"
+    r"(?:simpler|other|plain)|tell\s+me\s+more|elaborate|what\s+do\s+you\s+mean|rephrase|"
+    r"summari[sz]e\s+(?:that|it|this)|eli5|go\s+on)\b",
+    re.IGNORECASE,
+)
+_SOURCE_WORDS = {
+    "test": re.compile(r"\btests?\b|\btested\b|\bunit\s+tests?\b|\bpytest\b", re.IGNORECASE),
+    "doc": re.compile(r"\b(?:docs?|documentation|readme|guide)\b", re.IGNORECASE),
+    "config": re.compile(
+        r"\b(?:config(?:uration)?\s+files?|settings\s+files?|toml|yaml|pyproject|makefile)\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+def security_gateway(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
+    """The guard first, before anything reads the message (G4: it cannot be "down")."""
+    verdict = guard_for(runtime.context.embeddings).check(state.get("user_query") or "")
+    if verdict.flagged:
+        return {
+            "gateway_passed": False,
+            "is_blocked": True,
+            "gateway_reason": verdict.family,
+            "final_answer": prompts.BLOCKED,
+            "messages": [AIMessage(content=prompts.BLOCKED)],
+        }
+    return {"gateway_passed": True, "is_blocked": False, "gateway_reason": None}
+
+
+def input_preprocessor(state: CodeQAState) -> dict[str, Any]:
+    """The four intents (L155-162), by patterns: a question about the conversation is
+    answered here; a request to restate is answered from the last turn's code; a follow-up
+    that points back searches again with the last turn's subject; anything else is new."""
+    query = (state.get("user_query") or "").strip()
+    history = state.get("conversation_history") or []
+    if _HISTORY.search(query):
+        asked = [f"{i}. {turn['query']}" for i, turn in enumerate(history, 1)]
+        answer = (
+            prompts.HISTORY_LIST.substitute(questions="\n".join(asked))
+            if asked
+            else prompts.NO_HISTORY
+        )
+        return {
+            "intent": "history_request",
+            "is_history_query": True,
+            "is_follow_up": False,
+            "needs_retrieval": False,
+            "cleaned_query": query,
+            "final_answer": answer,
+        }
+    # The last turn about code (a question about the conversation is not one).
+    previous = next((t for t in reversed(history) if t.get("chunk_ids")), None)
+    if previous and _RESTATE.search(query):
+        return {
+            "intent": "follow_up",
+            "is_history_query": False,
+            "is_follow_up": True,
+            "needs_retrieval": False,
+            "cleaned_query": query,
+        }
+    if previous and leans_on_previous(query, names_own_subject=False):
+        subject = " ".join(previous.get("symbols") or []) or previous["query"]
+        return {
+            "intent": "follow_up_with_retrieval",
+            "is_history_query": False,
+            "is_follow_up": True,
+            "needs_retrieval": True,
+            "cleaned_query": f"{query} ({subject})",
+        }
+    return {
+        "intent": "new_question",
+        "is_history_query": False,
+        "is_follow_up": False,
+        "needs_retrieval": True,
+        "cleaned_query": query,
+    }
+
+
+def router(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
+    """Retrieval requests from the question: the symbols and files it names (the fast path),
+    the kinds of source it asks about (tests, docs, config) and a folder it names."""
+    repo = runtime.context.repository(state.get("repo_id") or runtime.context.default_repo)
+    query = state.get("cleaned_query") or state.get("user_query") or ""
+    targets = named_targets(query, repo.symbols)
+    source_types = [kind for kind, words in _SOURCE_WORDS.items() if words.search(query)]
+    folders = [f for f in repo.folders if re.search(rf"(?<![\w/]){re.escape(f)}", query + "/")]
+    request = {
+        "query": query,
+        "source_types": source_types,
+        "folders": folders[:1],
+        "file_patterns": [],
+        "symbols": list(targets.symbols),
+        "reasoning": "named in the question" if targets else "described in the question",
+    }
+    files = sorted({p for paths in targets.files.values() for p in paths})
+    return {
+        "router_output": {
+            "cleaned_query": query,
+            "retrieval_requests": [request],
+            "ask": ask_kind(query),
+            "fast_path": bool(targets),
+            "files": files,
+        },
+        "codebase_tree": repo.codebase_tree,
+    }
+
+
+def retrieval(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
+    """Named definitions and files first, then hybrid search; the context around them; and
+    the gate: nothing named, nothing near, no keyword match for every term means "not
+    found" (G18), never a guess."""
+    ctx = runtime.context
+    repo = ctx.repository(state.get("repo_id") or ctx.default_repo)
+    output = state.get("router_output") or {}
+    found: dict[str, Any] = {}
+    named = []
+    for request in output.get("retrieval_requests") or []:
+        for name in request.get("symbols") or []:
+            for hit in repo.symbols.definitions(name)[:2]:
+                named.extend(repo.chunks_defining(hit))
+            if output.get("ask") == "usages":  # the places a listing of callers cites
+                for usage in repo.symbols.usages(name)[:USAGES_SHOWN]:
+                    if (chunk := chunk_at(repo, usage.path, usage.line)) is not None:
+                        named.append(chunk)
+    for path in output.get("files") or []:
+        named.extend(repo.chunks_of_file(path)[:2])
+    searched, metadata = [], {"bm25_count": 0, "dense_count": 0, "filters": []}
+    best = -1.0
+    for request in output.get("retrieval_requests") or []:
+        result = repo.search(
+            RetrievalRequest(
+                query=request["query"],
+                source_types=tuple(request.get("source_types") or ()),
+                folders=tuple(request.get("folders") or ()),
+                file_patterns=tuple(request.get("file_patterns") or ()),
+            ),
+            ctx.settings.top_k,
+            ctx.search_settings,
+        )
+        searched.extend(hit.document for hit in result.hits)
+        metadata["bm25_count"] += result.bm25_count
+        metadata["dense_count"] += result.dense_count
+        metadata["filters"].append(result.filter_used)
+        best = max(best, result.best_similarity)
+        if repo.has_full_keyword_match(request["query"]):
+            best = max(best, ctx.settings.min_similarity)
+    for document in [*named, *searched]:
+        found.setdefault(document.id or "", document)
+    chunks = list(found.values())[: ctx.settings.top_k + len(named)]
+    covered = bool(named) or best >= ctx.settings.min_similarity
+    metadata.update(best_similarity=round(best, 4), no_context=not covered, named=len(named))
+    if not covered:
+        chunks = []
+    blocks = expand(chunks, repo.documents(), ctx.settings.context_chars)
+    return {
+        "retrieved_chunks": [_chunk_dict(d) for d in chunks],
+        "expanded_chunks": [_block_dict(b) for b in blocks],
+        "retrieval_metadata": metadata,
+    }
+
+
+async def synthesis(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
+    return await synthesize(state, runtime.context)
+
+
+def conversation_memory(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
+    """Save the turn (its question, answer, citations and the chunks they came from, so a
+    follow-up can reload them, G11), keep the last turns, and reset the per-query fields."""
+    answer = state.get("final_answer") or ""
+    citations = state.get("citations") or []
+    turn = {
+        "query": state.get("user_query") or "",
+        "answer": answer,
+        "citations": [c["label"] for c in citations],
+        "chunk_ids": [b["chunk_id"] for b in state.get("expanded_chunks") or []],
+        "symbols": sorted({b["symbol"] for b in state.get("expanded_chunks") or [] if b["symbol"]})[
+            :3
+        ],
+        "timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+    }
+    keep = runtime.context.settings.memory_turns
+    history = [*(state.get("conversation_history") or []), turn][-keep:]
+    update: dict[str, Any] = {
+        "conversation_history": history,
+        "turn_count": (state.get("turn_count") or 0) + 1,
+    }
+    if state.get("is_history_query"):
+        update["messages"] = [AIMessage(content=answer)]
+    return update
+
+
+# -- routing functions (pure) ----------------------------------------------------------------
+
+
+def route_after_security(state: CodeQAState) -> str:
+    return END if state.get("is_blocked") else INPUT_PREPROCESSOR
+
+
+def route_after_input_preprocessor(state: CodeQAState) -> str:
+    if state.get("is_history_query"):
+        return CONVERSATION_MEMORY
+    if not state.get("needs_retrieval", True):
+        return SYNTHESIS
+    return ROUTER
+
+
+def _chunk_dict(document) -> dict[str, Any]:
+    return {"chunk_id": document.id, **{k: document.metadata.get(k) for k in (
+        "path", "start_line", "end_line", "symbol", "kind", "source_type")}}  # fmt: skip
+
+
+def _block_dict(block) -> dict[str, Any]:
+    return {
+        "path": block.path,
+        "start_line": block.start_line,
+        "end_line": block.end_line,
+        "code": block.code,
+        "symbol": block.symbol,
+        "chunk_id": block.chunk_id,
+        "notes": list(block.notes),
+        "cited": [list(span) for span in block.cited],
+    }

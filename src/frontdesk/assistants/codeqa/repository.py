@@ -1,0 +1,100 @@
+"""One indexed repository, ready to answer from: its chunks, symbols and map, loaded once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from langchain_core.documents import Document
+
+from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex
+from frontdesk.assistants.codeqa.retrieval.repo_map import rank_definitions, render_map
+from frontdesk.assistants.codeqa.retrieval.search import (
+    RetrievalRequest,
+    SearchResult,
+    SearchSettings,
+    hybrid_search,
+)
+from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolHit, SymbolIndex
+from frontdesk.errors import FrontdeskError
+
+__all__ = ["Repository", "UnknownRepository", "open_repository"]
+
+
+class UnknownRepository(FrontdeskError):
+    def __init__(self, repo_id: str, known: list[str]):
+        listed = ", ".join(known) if known else "none yet"
+        super().__init__(
+            f"no repository {repo_id!r} is indexed (indexed: {listed}); index it with "
+            f"`frontdesk codeqa index PATH --id {repo_id}`"
+        )
+
+
+@dataclass
+class Repository:
+    repo_id: str
+    root: str
+    index: CodeIndex
+    symbols: SymbolIndex
+    codebase_tree: str
+    folders: list[str] = field(default_factory=list)
+
+    def documents(self) -> list[Document]:
+        return self.index.knowledge.documents(self.repo_id)
+
+    def search(self, request: RetrievalRequest, k: int, settings: SearchSettings) -> SearchResult:
+        knowledge = self.index.knowledge
+        vector = knowledge.embeddings.embed_query(request.query)
+        return hybrid_search(
+            request,
+            knowledge.keyword_index(self.repo_id),
+            knowledge.dense_index(self.repo_id),
+            vector,
+            k,
+            settings,
+        )
+
+    def has_full_keyword_match(self, query: str) -> bool:
+        return self.index.knowledge.keyword_index(self.repo_id).has_full_match(query)
+
+    def chunks_defining(self, hit: SymbolHit) -> list[Document]:
+        """The chunk that holds a definition's first line."""
+        return [
+            d
+            for d in self.documents()
+            if d.metadata.get("path") == hit.path
+            and d.metadata.get("start_line", 0) <= hit.start_line <= d.metadata.get("end_line", 0)
+        ]
+
+    def chunks_of_file(self, path: str) -> list[Document]:
+        found = [d for d in self.documents() if d.metadata.get("path") == path]
+        return sorted(found, key=lambda d: d.metadata.get("start_line", 0))
+
+    def chunks_by_id(self, ids: list[str]) -> list[Document]:
+        by_id = {d.id: d for d in self.documents()}
+        return [by_id[i] for i in ids if i in by_id]
+
+
+def open_repository(index: CodeIndex, repo_id: str, map_tokens: int = 256) -> Repository:
+    if repo_id not in index.repositories():
+        raise UnknownRepository(repo_id, index.repositories())
+    manifest = index.manifest(repo_id)
+    types = {
+        d.metadata["path"]: d.metadata.get("source_type", "code")
+        for d in index.knowledge.documents(repo_id)
+    }
+    symbols = SymbolIndex(manifest.entries, types)
+    tree = render_map(rank_definitions(manifest.entries), map_tokens) if map_tokens else ""
+    folders = sorted({p.rsplit("/", 1)[0] + "/" for p in manifest.entries if "/" in p})
+    return Repository(repo_id, manifest.root, index, symbols, tree, folders)
+
+
+def chunk_at(repo: Repository, path: str, line: int) -> Document | None:
+    """The chunk of `path` that holds `line`."""
+    return next(
+        (
+            d
+            for d in repo.chunks_of_file(path)
+            if d.metadata.get("start_line", 0) <= line <= d.metadata.get("end_line", 0)
+        ),
+        None,
+    )
