@@ -1,0 +1,197 @@
+"""Code QA as a Frontdesk service: the index, the repositories, the graph and the turn."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from contextlib import AsyncExitStack
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+
+from frontdesk.agentkit.service import GraphAssistant
+from frontdesk.assistants.base import Answer
+from frontdesk.assistants.codeqa import nodes
+from frontdesk.assistants.codeqa.answers.compose import citations_release
+from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.graph import build_graph
+from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex, IndexReport
+from frontdesk.assistants.codeqa.repository import Repository, open_repository
+from frontdesk.assistants.codeqa.settings import CodeQASettings
+from frontdesk.config import Settings
+from frontdesk.knowledge.index import ProgressCallback
+from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.runtime import Models
+
+NAME = "codeqa"
+logger = logging.getLogger(__name__)
+
+
+def open_index(settings: Settings, models: Models) -> CodeIndex:
+    own = CodeQASettings.of(settings)
+    return CodeIndex(
+        settings.index_dir(NAME), models.embeddings, models.embeddings_id, budget=own.chunk_budget
+    )
+
+
+def open_knowledge(
+    settings: Settings,
+    models: Models,
+    *,
+    ingest_mode: str = "if_changed",
+    progress: ProgressCallback | None = None,
+) -> tuple[CodeIndex, IndexReport | None]:
+    """`frontdesk ingest`: index the configured repository (only what changed, unless
+    `ingest_mode` is "never")."""
+    own = CodeQASettings.of(settings)
+    index = open_index(settings, models)
+    if ingest_mode == "never":
+        return index, None
+    report = index.index(
+        own.repo_path,
+        own.repo_id,
+        (lambda stage, done, total: progress(done, total)) if progress else None,
+    )
+    return index, report
+
+
+class Repositories:
+    """Indexed repositories, each loaded on first use and again after it is re-indexed."""
+
+    def __init__(self, index: CodeIndex, map_tokens: int):
+        self.index = index
+        self.map_tokens = map_tokens
+        self._loaded: dict[str, tuple[float, Repository]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, repo_id: str) -> Repository:
+        path = self.index.manifest_path(repo_id)
+        stamp = path.stat().st_mtime if path.exists() else -1.0
+        with self._lock:
+            loaded = self._loaded.get(repo_id)
+            if loaded is None or loaded[0] != stamp:
+                # Re-indexed by another process (`frontdesk codeqa index --watch`): reload.
+                self.index.knowledge._search.pop(repo_id, None)
+                loaded = (stamp, open_repository(self.index, repo_id, self.map_tokens))
+                self._loaded[repo_id] = loaded
+            return loaded[1]
+
+
+def turn_input(message: str, user_id: str | None = None, *, repo_id: str) -> dict[str, Any]:
+    """A new turn: the question and every per-turn field reset."""
+    return {
+        "user_query": message,
+        "repo_id": repo_id,
+        "messages": [HumanMessage(content=message)],
+        "gateway_passed": None,
+        "gateway_reason": None,
+        "is_blocked": None,
+        "cleaned_query": None,
+        "intent": None,
+        "is_history_query": None,
+        "is_follow_up": None,
+        "needs_retrieval": None,
+        "router_output": None,
+        "retrieved_chunks": [],
+        "expanded_chunks": [],
+        "retrieval_metadata": None,
+        "final_answer": None,
+        "citations": [],
+        "error": None,
+    }
+
+
+def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
+    citations = state.get("citations") or []
+    route = (state.get("router_output") or {}).get("ask") or state.get("intent")
+    return Answer(
+        answer=state.get("final_answer") or "",
+        route="blocked" if state.get("is_blocked") else route,
+        confidence=None,
+        sources=[c["label"] for c in citations],
+        validation=None,
+        thread_id=thread_id,
+        context=list(state.get("retrieved_chunks") or []),
+        extra={
+            "citations": citations,
+            "intent": state.get("intent"),
+            "retrieval_metadata": state.get("retrieval_metadata"),
+            "fast_path": bool((state.get("router_output") or {}).get("fast_path")),
+        },
+    )
+
+
+def sources_of(state: dict[str, Any]) -> dict[str, Any]:
+    """The cited lines, each with the code shown, so the web UI can open them."""
+    citations = state.get("citations") or []
+    blocks = {b["chunk_id"]: b for b in state.get("expanded_chunks") or []}
+    documents = []
+    for citation in citations:
+        block = blocks.get(citation["chunk_id"])
+        if block is None:
+            continue
+        documents.append(
+            {
+                "id": citation["label"],
+                "title": citation["label"]
+                + (f" {citation['symbol']}" if citation["symbol"] else ""),
+                "text": block["code"],
+                "path": citation["path"],
+                "start_line": block["start_line"],
+                "highlight": [citation["start_line"], citation["end_line"]],
+            }
+        )
+    return {"sources": [c["label"] for c in citations], "citations": citations,
+            "documents": documents}  # fmt: skip
+
+
+async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+    own = CodeQASettings.of(settings)
+    if own.index_on_start:
+        index, report = await asyncio.to_thread(open_knowledge, settings, models)
+        if report is not None:
+            logger.info(
+                "indexed %s: %d files (%d parsed), %d chunks (%d new) in %.1f s",
+                report.repo_id, report.files, report.parsed, report.chunks, report.added,
+                report.seconds,
+            )  # fmt: skip
+    else:
+        index = open_index(settings, models)
+    repositories = Repositories(index, own.map_tokens)
+    default = await asyncio.to_thread(repositories, own.repo_id)
+    resources = AsyncExitStack()
+    checkpointer = await resources.enter_async_context(
+        open_checkpointer(settings.checkpointer, settings.checkpoint_path)
+    )
+    context = CodeQAContext(
+        llm=models.chat,
+        embeddings=models.embeddings,
+        repository=repositories,
+        default_repo=own.repo_id,
+        settings=own,
+    )
+    info = {
+        "assistant": NAME,
+        "repository": own.repo_id,
+        "root": default.root,
+        "repositories": index.repositories(),
+        "files": len(default.symbols),
+        "chunks": index.knowledge.count(own.repo_id),
+    }
+
+    def start_turn(message: str, user_id: str | None = None) -> dict[str, Any]:
+        return turn_input(message, user_id, repo_id=own.repo_id)
+
+    return GraphAssistant(
+        NAME,
+        build_graph(checkpointer),
+        context,
+        info=info,
+        token_nodes={nodes.SYNTHESIS},
+        turn_input=start_turn,
+        answer_of=answer_of,
+        sources_of=sources_of,
+        resources=resources,
+        release_check=citations_release,
+    )
