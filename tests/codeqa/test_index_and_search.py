@@ -118,3 +118,14 @@ def test_a_filter_that_matches_nothing_is_relaxed_in_the_seeds_order(code_index,
         code_index, "small", RetrievalRequest("load settings", source_types=("data",))
     )
     assert everything.filter_used == "everything" and everything.hits
+
+
+def test_data_files_are_found_by_name_but_not_embedded(code_index, tmp_path):
+    rows = "".join(f'{{"question": "q{i}", "answer": "a{i}"}}\n' for i in range(500))
+    repo = write_repo(tmp_path / "withdata", {"app.py": "def run():\n    return 1\n",
+                                               "data/eval.jsonl": rows})  # fmt: skip
+    report = code_index.index(repo)
+    assert report.files == 2
+    paths = {d.metadata["path"] for d in code_index.knowledge.documents("withdata")}
+    assert paths == {"app.py"}
+    assert "data/eval.jsonl" in code_index.manifest("withdata").entries

@@ -118,7 +118,10 @@ class CodeIndex:
             sha = content_hash(data)
             result = manifest.cached(file.path, sha)
             if result is None:
-                result = chunk_file(file, data.decode("utf-8", "replace"), self.budget)
+                # Records (JSONL, CSV) are found by name, not read: embedding every window
+                # of a data set would cost more than the code it sits beside.
+                text = "" if file.source_type == "data" else data.decode("utf-8", "replace")
+                result = chunk_file(file, text, self.budget)
                 parsed += 1
             entries[file.path] = Manifest.entry(sha, result)
             if not result.parsed and grammar(file.language) is not None:
