@@ -17,10 +17,8 @@ from langgraph.runtime import Runtime
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.compose import synthesize
 from frontdesk.assistants.codeqa.context import CodeQAContext
-from frontdesk.assistants.codeqa.repository import chunk_at
 from frontdesk.assistants.codeqa.retrieval.expansion import expand
-from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
-from frontdesk.assistants.codeqa.retrieval.search import RetrievalRequest
+from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve, route_question
 from frontdesk.assistants.codeqa.state import CodeQAState
 from frontdesk.guardrails import guard_for
 from frontdesk.routing.followup import leans_on_previous
@@ -31,7 +29,6 @@ ROUTER = "router"
 RETRIEVAL = "retrieval"
 SYNTHESIS = "synthesis"
 CONVERSATION_MEMORY = "conversation_memory"
-USAGES_SHOWN = 5
 
 _HISTORY = re.compile(
     r"\bwhat\b.{0,20}\b(?:did|have)\s+i\s+(?:ask|say|asked|said)\b|\bmy\s+(?:previous|last|"
@@ -46,14 +43,6 @@ _RESTATE = re.compile(
     r"summari[sz]e\s+(?:that|it|this)|eli5|go\s+on)\b",
     re.IGNORECASE,
 )
-_SOURCE_WORDS = {
-    "test": re.compile(r"\btests?\b|\btested\b|\bunit\s+tests?\b|\bpytest\b", re.IGNORECASE),
-    "doc": re.compile(r"\b(?:docs?|documentation|readme|guide)\b", re.IGNORECASE),
-    "config": re.compile(
-        r"\b(?:config(?:uration)?\s+files?|settings\s+files?|toml|yaml|pyproject|makefile)\b",
-        re.IGNORECASE,
-    ),
-}
 
 
 def security_gateway(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
@@ -120,85 +109,28 @@ def input_preprocessor(state: CodeQAState) -> dict[str, Any]:
 
 
 def router(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
-    """Retrieval requests from the question: the symbols and files it names (the fast path),
-    the kinds of source it asks about (tests, docs, config) and a folder it names."""
+    """Retrieval requests from the question, without a model (retrieval.pipeline)."""
     repo = runtime.context.repository(state.get("repo_id") or runtime.context.default_repo)
     query = state.get("cleaned_query") or state.get("user_query") or ""
-    targets = named_targets(query, repo.symbols)
-    source_types = [kind for kind, words in _SOURCE_WORDS.items() if words.search(query)]
-    folders = [f for f in repo.folders if re.search(rf"(?<![\w/]){re.escape(f)}", query + "/")]
-    request = {
-        "query": query,
-        "source_types": source_types,
-        "folders": folders[:1],
-        "file_patterns": [],
-        "symbols": list(targets.symbols),
-        "reasoning": "named in the question" if targets else "described in the question",
-    }
-    files = sorted({p for paths in targets.files.values() for p in paths})
-    return {
-        "router_output": {
-            "cleaned_query": query,
-            "retrieval_requests": [request],
-            "ask": ask_kind(query),
-            "fast_path": bool(targets),
-            "files": files,
-        },
-        "codebase_tree": repo.codebase_tree,
-    }
+    return {"router_output": route_question(query, repo), "codebase_tree": repo.codebase_tree}
 
 
 def retrieval(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
-    """Named definitions and files first, then hybrid search; the context around them; and
-    the gate: nothing named, nothing near, no keyword match for every term means "not
-    found" (G18), never a guess."""
+    """The chunks for the router's requests (retrieval.pipeline), with their context."""
     ctx = runtime.context
     repo = ctx.repository(state.get("repo_id") or ctx.default_repo)
-    output = state.get("router_output") or {}
-    found: dict[str, Any] = {}
-    named = []
-    for request in output.get("retrieval_requests") or []:
-        for name in request.get("symbols") or []:
-            for hit in repo.symbols.definitions(name)[:2]:
-                named.extend(repo.chunks_defining(hit))
-            if output.get("ask") == "usages":  # the places a listing of callers cites
-                for usage in repo.symbols.usages(name)[:USAGES_SHOWN]:
-                    if (chunk := chunk_at(repo, usage.path, usage.line)) is not None:
-                        named.append(chunk)
-    for path in output.get("files") or []:
-        named.extend(repo.chunks_of_file(path)[:2])
-    searched, metadata = [], {"bm25_count": 0, "dense_count": 0, "filters": []}
-    best = -1.0
-    for request in output.get("retrieval_requests") or []:
-        result = repo.search(
-            RetrievalRequest(
-                query=request["query"],
-                source_types=tuple(request.get("source_types") or ()),
-                folders=tuple(request.get("folders") or ()),
-                file_patterns=tuple(request.get("file_patterns") or ()),
-            ),
-            ctx.settings.top_k,
-            ctx.search_settings,
-        )
-        searched.extend(hit.document for hit in result.hits)
-        metadata["bm25_count"] += result.bm25_count
-        metadata["dense_count"] += result.dense_count
-        metadata["filters"].append(result.filter_used)
-        best = max(best, result.best_similarity)
-        if repo.has_full_keyword_match(request["query"]):
-            best = max(best, ctx.settings.min_similarity)
-    for document in [*named, *searched]:
-        found.setdefault(document.id or "", document)
-    chunks = list(found.values())[: ctx.settings.top_k + len(named)]
-    covered = bool(named) or best >= ctx.settings.min_similarity
-    metadata.update(best_similarity=round(best, 4), no_context=not covered, named=len(named))
-    if not covered:
-        chunks = []
-    blocks = expand(chunks, repo.documents(), ctx.settings.context_chars)
+    found = retrieve(
+        state.get("router_output") or {},
+        repo,
+        top_k=ctx.settings.top_k,
+        search=ctx.search_settings,
+        min_similarity=ctx.settings.min_similarity,
+    )
+    blocks = expand(found.chunks, repo.documents(), ctx.settings.context_chars)
     return {
-        "retrieved_chunks": [_chunk_dict(d) for d in chunks],
+        "retrieved_chunks": [_chunk_dict(d) for d in found.chunks],
         "expanded_chunks": [_block_dict(b) for b in blocks],
-        "retrieval_metadata": metadata,
+        "retrieval_metadata": found.metadata,
     }
 
 

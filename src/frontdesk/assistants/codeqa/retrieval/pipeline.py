@@ -1,0 +1,112 @@
+"""From a question to the chunks that answer it: the router's requests and the retrieval.
+
+The graph's router and retrieval nodes are these two functions over the state, and the
+retrieval evaluation calls them the same way, so what is measured is what answers."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.documents import Document
+
+from frontdesk.assistants.codeqa.repository import Repository, chunk_at
+from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
+from frontdesk.assistants.codeqa.retrieval.search import RetrievalRequest, SearchSettings
+
+__all__ = ["Retrieved", "retrieve", "route_question"]
+
+USAGES_SHOWN = 5
+DEFINITIONS_SHOWN = 2
+FILE_CHUNKS_SHOWN = 2
+_SOURCE_WORDS = {
+    "test": re.compile(r"\btests?\b|\btested\b|\bunit\s+tests?\b|\bpytest\b", re.IGNORECASE),
+    "doc": re.compile(r"\b(?:docs?|documentation|readme|guide)\b", re.IGNORECASE),
+    "config": re.compile(
+        r"\b(?:config(?:uration)?\s+files?|settings\s+files?|toml|yaml|pyproject|makefile)\b",
+        re.IGNORECASE,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    chunks: list[Document]
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def route_question(query: str, repo: Repository) -> dict[str, Any]:
+    """The router's output (G3, G14: no model): the symbols and files the question names (the
+    fast path), the kinds of source it asks about (tests, docs, config) and a folder it
+    names, as one retrieval request."""
+    targets = named_targets(query, repo.symbols)
+    source_types = [kind for kind, words in _SOURCE_WORDS.items() if words.search(query)]
+    folders = [f for f in repo.folders if re.search(rf"(?<![\w/]){re.escape(f)}", query + "/")]
+    request = {
+        "query": query,
+        "source_types": source_types,
+        "folders": folders[:1],
+        "file_patterns": [],
+        "symbols": list(targets.symbols),
+        "reasoning": "named in the question" if targets else "described in the question",
+    }
+    return {
+        "cleaned_query": query,
+        "retrieval_requests": [request],
+        "ask": ask_kind(query),
+        "fast_path": bool(targets),
+        "files": sorted({p for paths in targets.files.values() for p in paths}),
+    }
+
+
+def retrieve(
+    output: dict[str, Any],
+    repo: Repository,
+    *,
+    top_k: int,
+    search: SearchSettings,
+    min_similarity: float,
+) -> Retrieved:
+    """Named definitions (and, for "what calls X", its callers) and named files first, then
+    hybrid search; and the gate: nothing named, nothing near and no keyword match for every
+    term means nothing is returned ("not found", G18), never a guess."""
+    named: list[Document] = []
+    for request in output.get("retrieval_requests") or []:
+        for name in request.get("symbols") or []:
+            for hit in repo.symbols.definitions(name)[:DEFINITIONS_SHOWN]:
+                named.extend(repo.chunks_defining(hit))
+            if output.get("ask") == "usages":
+                for usage in repo.symbols.usages(name)[:USAGES_SHOWN]:
+                    if (chunk := chunk_at(repo, usage.path, usage.line)) is not None:
+                        named.append(chunk)
+    for path in output.get("files") or []:
+        named.extend(repo.chunks_of_file(path)[:FILE_CHUNKS_SHOWN])
+    searched: list[Document] = []
+    metadata: dict[str, Any] = {"bm25_count": 0, "dense_count": 0, "filters": []}
+    best = -1.0
+    for request in output.get("retrieval_requests") or []:
+        result = repo.search(
+            RetrievalRequest(
+                query=request["query"],
+                source_types=tuple(request.get("source_types") or ()),
+                folders=tuple(request.get("folders") or ()),
+                file_patterns=tuple(request.get("file_patterns") or ()),
+            ),
+            top_k,
+            search,
+        )
+        searched.extend(hit.document for hit in result.hits)
+        metadata["bm25_count"] += result.bm25_count
+        metadata["dense_count"] += result.dense_count
+        metadata["filters"].append(result.filter_used)
+        best = max(best, result.best_similarity)
+        if repo.has_full_keyword_match(request["query"]):
+            best = max(best, min_similarity)
+    found: dict[str, Document] = {}
+    for document in [*named, *searched]:
+        found.setdefault(document.id or "", document)
+    chunks = list(found.values())[: top_k + len(named)]
+    covered = bool(named) or best >= min_similarity
+    metadata.update(best_similarity=round(best, 4), no_context=not covered, named=len(named))
+    return Retrieved(chunks if covered else [], metadata)
