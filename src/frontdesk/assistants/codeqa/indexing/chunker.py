@@ -15,7 +15,7 @@ chunk by the names that say what it is.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from tree_sitter import Parser
@@ -264,19 +264,15 @@ def _doc_chunk(file: RepoFile, lines: list[str], span: tuple[int, int]) -> CodeC
     # The section the chunk starts in: the nearest heading at or above its first line.
     above = (i for i in range(span[0], -1, -1) if _HEADING.match(lines[i]))
     heading = next((lines[i].lstrip("#").strip() for i in above), "")
-    return CodeChunk(
-        path=file.path,
-        language=file.language,
-        source_type=file.source_type,
-        start_line=span[0] + 1,
-        end_line=span[1] + 1,
-        code="\n".join(lines[span[0] : span[1] + 1]),
+    headings = tuple(
+        lines[i].lstrip("#").strip()
+        for i in range(span[0], span[1] + 1)
+        if _HEADING.match(lines[i])
+    )
+    return replace(
+        _plain_chunk(file, lines, span),
         symbol=heading,
-        symbols=tuple(
-            lines[i].lstrip("#").strip()
-            for i in range(span[0], span[1] + 1)
-            if _HEADING.match(lines[i])
-        ),
+        symbols=headings,
         kind="section" if heading else "",
     )
 
