@@ -1,6 +1,6 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
-    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,users,turns]
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,users,turns]
                              [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
@@ -312,7 +312,7 @@ def bench_llm() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst,guard")
+    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst,guard,codeqa")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     wanted = args.only.split(",")
@@ -337,6 +337,10 @@ def main() -> None:
             from benchmarks.guard import bench_guard
 
             results["guard"] = bench_guard(tmp)
+        if "codeqa" in wanted:
+            from benchmarks.codeqa import bench_codeqa
+
+            results["codeqa"] = bench_codeqa(tmp / "codeqa")
         if "users" in wanted:
             from benchmarks.concurrent_users import run_users
 
