@@ -265,3 +265,10 @@ def test_ask_json_reports_a_service_that_raises(monkeypatch):
     assert body["validation"] == "ERROR"
     assert body["error"] == {"type": "RuntimeError", "message": "the index is corrupt"}
     assert "Traceback" not in result.output
+
+
+def test_a_scope_the_assistant_lacks_is_refused_before_the_turn(fake_telecom):
+    result = runner.invoke(app, ["ask", "-a", "telecom", "--repo", "requests", "hi"])
+    assert result.exit_code == 1
+    assert "answers about one collection only" in " ".join(result.output.split())
+    assert fake_telecom.calls == []

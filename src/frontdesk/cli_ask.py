@@ -20,6 +20,7 @@ from typing import Annotated, Any
 
 import typer
 
+from frontdesk.assistants.base import check_scope
 from frontdesk.cli_common import (
     AssistantOpt,
     UserIdOpt,
@@ -98,6 +99,15 @@ def ask(
     thread: Annotated[str | None, typer.Option("--thread", help="Conversation id (UUID).")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     user_id: UserIdOpt = None,
+    scope: Annotated[
+        str | None,
+        typer.Option(
+            "--scope",
+            "--repo",
+            help="Which of the assistant's collections the question is about (codeqa: an "
+            "indexed repository's id).",
+        ),
+    ] = None,
 ) -> None:
     """Ask one question and print the answer (exit 1 when the turn failed)."""
     settings = settings_for(assistant)
@@ -113,10 +123,14 @@ def ask(
         raise fail(str(exc)) from None
     check_user_id(user_id)
     thread_id = thread_id_of(thread)
+    # Passed only when given, so an assistant without scopes is called as before.
+    turn_options: dict[str, Any] = {"user_id": user_id}
+    if scope is not None:
+        turn_options["scope"] = scope
     with logged_turn(settings.log_level) as errors:
         try:
             answer = asyncio.run(
-                with_service(settings, lambda s: s.ask(text, thread_id, user_id=user_id))
+                with_service(settings, lambda s: _ask(s, text, thread_id, turn_options))
             )
         except FrontdeskError as exc:  # written for people: the message says what to do
             if as_json:
@@ -141,6 +155,12 @@ def ask(
         console.print(f"[dim]sources: {', '.join(answer.sources)} · thread {thread_id}[/]")
     if failed is not None:
         raise fail(f"the turn failed: {error_of(None, failed)['where']}", 1)
+
+
+async def _ask(service: Any, text: str, thread_id: str, options: dict[str, Any]) -> Any:
+    if options.get("scope") is not None:  # before the turn: a wrong scope is a usage error
+        check_scope(service, options["scope"])
+    return await service.ask(text, thread_id, **options)
 
 
 def _print_failed(body: dict[str, Any], error: dict[str, Any]) -> None:

@@ -134,3 +134,46 @@ async def test_a_not_streamed_call_in_a_token_node_is_neither_shown_nor_a_rewrit
     shown = [(e.event, e.data.get("content")) for e in events if e.event in ("token", "replace")]
     assert "".join(text for _, text in shown) == "Plain answer."
     assert all(kind == "token" for kind, _ in shown)
+
+
+class ScopedState(MessagesState):
+    collection: str
+
+
+async def test_a_scoped_turn_starts_in_its_collection_and_the_thread_stays_there():
+    from frontdesk.assistants.base import UnknownScope
+    from frontdesk.errors import FrontdeskError
+
+    async def answer(state: ScopedState) -> dict:
+        return {"messages": [AIMessage(f"about {state.get('collection', 'the default')}")]}
+
+    graph = StateGraph(ScopedState).add_node("answer", answer)
+    graph.add_edge(START, "answer")
+
+    def check(scope: str) -> None:
+        if scope not in ("alpha", "beta"):
+            raise FrontdeskError(f"no collection {scope!r}")
+
+    service = GraphAssistant(
+        "scoped",
+        graph.compile(checkpointer=InMemorySaver()),
+        None,
+        info={},
+        token_nodes={"answer"},
+        turn_input=lambda message, user_id=None: {"messages": [HumanMessage(message)]},
+        answer_of=lambda state, thread: Answer(
+            state["messages"][-1].content, None, None, [], None, thread
+        ),
+        sources_of=lambda state: {},
+        check_scope=check,
+        scope_input=lambda scope: {"collection": scope},
+    )
+    assert (await service.ask("q", "t")).answer == "about the default"
+    assert (await service.ask("q", "t", scope="beta")).answer == "about beta"
+    assert (await service.ask("q", "t")).answer == "about beta"  # the thread stays on it
+    with pytest.raises(FrontdeskError, match="no collection 'gamma'"):
+        await service.ask("q", "t", scope="gamma")
+    # An assistant with one collection refuses any scope, and says so.
+    single = _assistant(graph, InMemorySaver())
+    with pytest.raises(UnknownScope, match="one collection only"):
+        await single.ask("q", "t", scope="alpha")

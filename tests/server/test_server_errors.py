@@ -194,3 +194,14 @@ async def test_a_lone_surrogate_is_a_clear_422_and_the_server_keeps_serving(
     assert after.status_code == 200
     with pytest.raises(ValueError):  # pydantic refuses it for the analyst's body too
         InternalInput(message="a\udc00")
+
+
+async def test_a_scope_the_assistant_lacks_is_a_clear_404_before_the_turn(client, service):
+    # The test assistant answers about one collection: no scope exists for it.
+    refused = await client.post("/chat", json={"message": "hi", "scope": "requests"})
+    assert refused.status_code == 404
+    assert "answers about one collection only" in refused.json()["error"]
+    malformed = await client.post("/chat", json={"message": "hi", "scope": "no spaces allowed"})
+    assert malformed.status_code == 422 and "scope" in str(malformed.json()["details"])
+    assert service.calls == []  # nothing reached the assistant
+    await assert_still_serving(client)

@@ -25,7 +25,7 @@ from frontdesk.agentkit.streaming import (
     running_time_limit,
     stream_turn,
 )
-from frontdesk.assistants.base import Answer, ChatEvent
+from frontdesk.assistants.base import Answer, ChatEvent, check_scope
 from frontdesk.memory.tickets import TicketStore
 
 logger = logging.getLogger(__name__)
@@ -62,6 +62,10 @@ class GraphAssistant:
         # Where conversations handed to a person are kept: their replies are put into the
         # thread before it is next read or answered. None: this assistant hands off nothing.
         tickets: TicketStore | None = None,
+        # An assistant with several collections (codeqa's repositories): raises a
+        # FrontdeskError for a scope it lacks; and the state a scoped turn starts with.
+        check_scope: Callable[[str], None] | None = None,
+        scope_input: Callable[[str], dict[str, Any]] | None = None,
     ):
         self.name = name
         self.graph = graph
@@ -76,6 +80,9 @@ class GraphAssistant:
         self._out_of_time = out_of_time
         self._release_check = release_check
         self.tickets = tickets
+        if check_scope is not None:
+            self.check_scope = check_scope
+        self._scope_input = scope_input
         self._closed = False
 
     @property
@@ -137,13 +144,22 @@ class GraphAssistant:
         await self.graph.aupdate_state(config, {"messages": removals})
         return True
 
+    def _inputs(self, message: str, user_id: str | None, scope: str | None) -> dict[str, Any]:
+        inputs = self._turn_input(message, user_id)
+        if scope is not None:
+            check_scope(self, scope)
+            if self._scope_input is not None:
+                inputs = {**inputs, **self._scope_input(scope)}
+        return inputs
+
     async def stream(
-        self, message: str, thread_id: str, *, user_id: str | None = None
+        self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
     ) -> AsyncIterator[ChatEvent]:
+        inputs = self._inputs(message, user_id, scope)
         await self.deliver_person_replies(thread_id)
         events = stream_turn(
             self.graph,
-            self._turn_input(message, user_id),
+            inputs,
             self.config(thread_id),
             thread_id=thread_id,
             token_nodes=self._token_nodes,
@@ -159,9 +175,11 @@ class GraphAssistant:
             async for event in events:
                 yield event
 
-    async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
+    async def ask(
+        self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
+    ) -> Answer:
+        inputs = self._inputs(message, user_id, scope)
         await self.deliver_person_replies(thread_id)
-        inputs = self._turn_input(message, user_id)
         state: dict[str, Any] = {}
         try:
             # The state after each step, so a turn out of time still has what it found.

@@ -11,6 +11,8 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
+from frontdesk.errors import FrontdeskError
+
 # SSE event names, in the order a turn emits them:
 #   metadata -> progress* (a step started: route chosen, tool running) -> token* (streamed
 #   generation) | replace (a canned reply) -> sources -> done
@@ -70,7 +72,9 @@ class AssistantService(Protocol):
     ) -> AsyncIterator[ChatEvent]:
         """One turn as events; the first is `metadata`, the last `done` or `error`.
 
-        `user_id` names the customer where an assistant acts for one (telecom's billing)."""
+        `user_id` names the customer where an assistant acts for one (telecom's billing).
+        An assistant that answers about one of several collections (codeqa's repositories)
+        also takes `scope=`, passed only when a caller names one (see `ScopedService`)."""
         ...
 
     async def ask(self, message: str, thread_id: str, *, user_id: str | None = None) -> Answer:
@@ -78,3 +82,19 @@ class AssistantService(Protocol):
         ...
 
     async def aclose(self) -> None: ...
+
+
+class UnknownScope(FrontdeskError):
+    """A turn named a scope (a collection, such as a repository) its assistant does not have."""
+
+
+def check_scope(service: Any, scope: str) -> None:
+    """Raise a FrontdeskError saying why, unless `service` answers about `scope`: an
+    assistant with several collections has `check_scope(scope)`; any other takes none."""
+    check = getattr(service, "check_scope", None)
+    if not callable(check):
+        raise UnknownScope(
+            f"assistant {getattr(service, 'name', '?')} answers about one collection only; "
+            "leave the scope out"
+        )
+    check(scope)

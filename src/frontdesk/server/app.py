@@ -22,9 +22,10 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.routing import BaseRoute
 
 from frontdesk import __version__
-from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.base import AssistantService, check_scope
 from frontdesk.assistants.registry import served_plugins
 from frontdesk.config import Settings, get_settings
+from frontdesk.errors import FrontdeskError
 from frontdesk.memory.threads import ThreadStore
 from frontdesk.memory.tickets import TicketStore
 from frontdesk.server.admission import install_turn_admission, queue_status
@@ -173,6 +174,11 @@ def _add_routes(app: FastAPI) -> None:
         name = body.assistant or default_assistant(request)
         # A key holder may say which end user it acts for; nobody else may.
         caller = identity_of(request).caller(request, end_user=body.user_id, assistant=name)
+        if body.scope is not None:
+            try:  # before the turn starts: a scope the assistant lacks is not there (404)
+                check_scope(resolve_service(request, name), body.scope)
+            except FrontdeskError as error:
+                raise ApiError(404, str(error)) from None
         plan = await plan_turn(
             request,
             caller,
@@ -189,6 +195,7 @@ def _add_routes(app: FastAPI) -> None:
             timeout_s=settings_of(request).sse_timeout_s,
             request_id=request_id_of(request.scope),
             user_id=plan.user_id,
+            scope=body.scope,
             encode=encode,
         )
         turns = request.app.state.turns.run((name, plan.thread_key), stream, encode=encode)

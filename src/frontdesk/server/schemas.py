@@ -124,6 +124,13 @@ class ChatRequest(BaseModel):
         description="Answer the thread's last question again, replacing the last answer "
         "(send that question as `message`).",
     )
+    scope: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$",
+        description="Which of the assistant's collections the question is about (codeqa: an "
+        "indexed repository's id); the assistant's default when absent. A scope the assistant "
+        "does not have, or any scope for an assistant with one collection, is a 404.",
+    )
     user_id: UserId | None = Field(
         default=None,
         description="The end user an API-key caller acts for, 2-64 characters of letters, "

@@ -75,13 +75,16 @@ async def chat_sse_stream(
     timeout_s: float,
     request_id: str | None = None,
     user_id: str | None = None,
+    scope: str | None = None,
     encode: Callable[[str, dict[str, Any]], dict[str, str] | None] = sse_message,
 ) -> AsyncIterator[dict[str, str]]:
     """`encode(event, data)` writes each event as an SSE message (None: not sent); the
     default is the core's `event:` + JSON `data:` form."""
     # `user_id` goes along only when the request names a customer, so a turn without one
     # calls the service exactly as before.
-    kwargs = {"user_id": user_id} if user_id is not None else {}
+    kwargs: dict[str, Any] = {"user_id": user_id} if user_id is not None else {}
+    if scope is not None:  # likewise the scope (codeqa's repository)
+        kwargs["scope"] = scope
     events: AsyncIterator[ChatEvent] | None = None
     sent_metadata = False
 

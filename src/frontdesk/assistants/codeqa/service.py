@@ -17,7 +17,11 @@ from frontdesk.assistants.codeqa.answers.compose import citations_release
 from frontdesk.assistants.codeqa.context import CodeQAContext
 from frontdesk.assistants.codeqa.graph import build_graph
 from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex, IndexReport
-from frontdesk.assistants.codeqa.repository import Repository, open_repository
+from frontdesk.assistants.codeqa.repository import (
+    Repository,
+    UnknownRepository,
+    open_repository,
+)
 from frontdesk.assistants.codeqa.settings import CodeQASettings
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import ProgressCallback
@@ -78,11 +82,11 @@ class Repositories:
             return loaded[1]
 
 
-def turn_input(message: str, user_id: str | None = None, *, repo_id: str) -> dict[str, Any]:
-    """A new turn: the question and every per-turn field reset."""
+def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
+    """A new turn: the question and every per-turn field reset. The repository is not: a
+    thread stays on the one it was asked about (`scope`) until a turn names another."""
     return {
         "user_query": message,
-        "repo_id": repo_id,
         "messages": [HumanMessage(content=message)],
         "gateway_passed": None,
         "gateway_reason": None,
@@ -180,8 +184,9 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         "chunks": index.knowledge.count(own.repo_id),
     }
 
-    def start_turn(message: str, user_id: str | None = None) -> dict[str, Any]:
-        return turn_input(message, user_id, repo_id=own.repo_id)
+    def check_repository(repo_id: str) -> None:
+        if repo_id not in index.repositories():
+            raise UnknownRepository(repo_id, index.repositories())
 
     return GraphAssistant(
         NAME,
@@ -189,9 +194,11 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         context,
         info=info,
         token_nodes={nodes.SYNTHESIS},
-        turn_input=start_turn,
+        turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
         release_check=citations_release,
+        check_scope=check_repository,
+        scope_input=lambda repo_id: {"repo_id": repo_id},
     )
