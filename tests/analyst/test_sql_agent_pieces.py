@@ -15,6 +15,7 @@ from frontdesk.assistants.analyst.sql_agent.answers import (
     unsupported_names,
     unsupported_numbers,
 )
+from frontdesk.assistants.analyst.sql_agent.writing import extract_sql
 
 LIMITS = {"max_correction_attempts": 3, "max_iterations": 15}
 
@@ -84,7 +85,7 @@ def test_execution_outcomes():
     ],
 )
 def test_extract_sql(reply, sql):
-    assert n.extract_sql(reply) == sql
+    assert extract_sql(reply) == sql
 
 
 @pytest.mark.parametrize(

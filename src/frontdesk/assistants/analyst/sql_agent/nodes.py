@@ -11,16 +11,15 @@ correction) and the answer is deterministic and lives in the toolkit.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
-from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.prompts import render, with_max_tokens
-from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, summarize_rows
+from frontdesk.assistants.analyst.sql_agent.writing import ask_new_sql
 from frontdesk.assistants.analyst.state import AnalystContext, SQLGraphState
 
 logger = logging.getLogger(__name__)
@@ -38,11 +37,8 @@ SUMMARIZE = "summarize"
 
 MIN_TABLES, MAX_TABLES = 3, 8
 SELECTION_TOKENS = 160
-SQL_TOKENS = 320
 # Regenerations after a query that ran but found nothing (seed: "Empty -> SQL Generator").
 MAX_EMPTY_RETRIES = 1
-# Sampling temperature for a second try when the model repeats a query already tried.
-RETRY_TEMPERATURE = 0.8
 
 
 # -- nodes -----------------------------------------------------------------------------------
@@ -171,7 +167,7 @@ async def generate_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) -
     system = render(prompts.SQL_SYSTEM, dialect=tk.dialect_name, max_rows=tk.limits.max_query_rows)
     tried = [state["sql"]] if empty else []
     try:
-        sql = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+        sql = await ask_new_sql(runtime.context.llm, system, turn, tried)
     except Exception as error:  # noqa: BLE001 - any model failure ends the turn with a reply
         return _model_failed(state, error)
     return {
@@ -273,7 +269,7 @@ async def correct_sql(state: SQLGraphState, runtime: Runtime[AnalystContext]) ->
     system = render(prompts.CORRECTION_SYSTEM, dialect=tk.dialect_name)
     tried = [failed, *(h["sql"] for h in history)]
     try:
-        corrected = await _ask_new_sql(runtime.context.llm, system, turn, tried)
+        corrected = await ask_new_sql(runtime.context.llm, system, turn, tried)
     except Exception as error:  # noqa: BLE001 - as in generate_sql
         return {**update, **_model_failed(state, error)}
     return {**update, "sql": corrected}
@@ -365,57 +361,3 @@ def _can_correct(state: SQLGraphState) -> bool:
     return state.get("sql_correction_attempts", 0) < state.get(
         "max_correction_attempts", 3
     ) and state.get("iterations", 0) < state.get("max_iterations", 15)
-
-
-# -- helpers ---------------------------------------------------------------------------------
-
-_FENCE = re.compile(r"```(?:sql)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
-_START = re.compile(r"\b(select|with)\b", re.IGNORECASE)
-# The correction prompt's own labels, which a small model copies after its SQL ("Attempt 2:
-# SELECT ... -> no such column", "Error:"): a line that opens with one is the prompt, not SQL.
-_PROMPT_LABEL = re.compile(
-    r"^[ \t]*(?:attempt \d+|error|question|failed sql|corrected sql|tables used)[ \t]*:",
-    re.IGNORECASE | re.MULTILINE,
-)
-
-
-def extract_sql(reply: str) -> str:
-    """The SQL in a model's reply: inside a code fence if there is one, from the first
-    SELECT/WITH, without the trailing semicolon. Anything else in it is left for the checker
-    to refuse (it is never cut away silently)."""
-    text = reply.strip()
-    fenced = _FENCE.search(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    start = _START.search(text)
-    if start:
-        text = text[start.start() :]
-    echoed = _PROMPT_LABEL.search(text)
-    if echoed:
-        text = text[: echoed.start()]
-    return text.strip().rstrip(";").strip()
-
-
-async def _ask_sql(llm, system: str, turn: str, **options: Any) -> str:
-    model = with_max_tokens(llm, SQL_TOKENS)
-    reply = await (model.bind(**options) if options else model).ainvoke(
-        [SystemMessage(content=system), HumanMessage(content=turn)]
-    )
-    return extract_sql(message_text(reply))
-
-
-def _same_sql(a: str, b: str) -> bool:
-    return " ".join(a.split()).lower() == " ".join(b.split()).lower()
-
-
-async def _ask_new_sql(llm, system: str, turn: str, tried: list[str]) -> str:
-    """SQL for `turn`; when it repeats a query already tried, asked once more with sampling.
-
-    A small model decoding greedily answers a correction prompt with the failed query word for
-    word (seen on most failed Chinook cases), which would spend every attempt on one answer.
-    """
-    sql = await _ask_sql(llm, system, turn)
-    if any(_same_sql(sql, old) for old in tried):
-        logger.info("the model repeated a query already tried; asking again with sampling")
-        sql = await _ask_sql(llm, system, turn, temperature=RETRY_TEMPERATURE)
-    return sql
