@@ -317,7 +317,7 @@ class KnowledgeIndex:
             done += len(batch)
             if progress:
                 progress(done, total)
-        self._search.pop(property_id, None)  # rebuilt from the store on the next search
+        self.forget(property_id)  # rebuilt from the store on the next search
         return SyncReport(
             added=len(to_add),
             removed=len(to_remove),
@@ -345,6 +345,11 @@ class KnowledgeIndex:
     @property
     def _collection(self):
         return self.store._collection  # langchain-chroma exposes no public accessor
+
+    def forget(self, property_id: str) -> None:
+        """Drop the in-memory search of `property_id`, so the next search reads the store
+        again (another process, such as a re-index, wrote to it)."""
+        self._search.pop(property_id, None)
 
     def count(self, property_id: str | None = None) -> int:
         if property_id is None:

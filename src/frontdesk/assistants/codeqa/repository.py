@@ -37,6 +37,8 @@ class Repository:
     symbols: SymbolIndex
     codebase_tree: str
     folders: list[str] = field(default_factory=list)
+    _by_path: dict[str, list[Document]] | None = field(default=None, repr=False)
+    _grouped_from: object | None = field(default=None, repr=False)
 
     def documents(self) -> list[Document]:
         return self.index.knowledge.documents(self.repo_id)
@@ -58,16 +60,21 @@ class Repository:
 
     def chunks_defining(self, hit: SymbolHit) -> list[Document]:
         """The chunk that holds a definition's first line."""
-        return [
-            d
-            for d in self.documents()
-            if d.metadata.get("path") == hit.path
-            and d.metadata.get("start_line", 0) <= hit.start_line <= d.metadata.get("end_line", 0)
-        ]
+        found = chunk_at(self, hit.path, hit.start_line)
+        return [found] if found is not None else []
 
     def chunks_of_file(self, path: str) -> list[Document]:
-        found = [d for d in self.documents() if d.metadata.get("path") == path]
-        return sorted(found, key=lambda d: d.metadata.get("start_line", 0))
+        """A file's chunks in line order (grouped once per loaded index, not per lookup)."""
+        # The loaded index object changes when the repository is indexed again.
+        loaded = self.index.knowledge.dense_index(self.repo_id)
+        if self._by_path is None or self._grouped_from is not loaded:
+            grouped: dict[str, list[Document]] = {}
+            for d in loaded.documents:
+                grouped.setdefault(d.metadata.get("path", ""), []).append(d)
+            for chunks in grouped.values():
+                chunks.sort(key=lambda d: d.metadata.get("start_line", 0))
+            self._by_path, self._grouped_from = grouped, loaded
+        return list(self._by_path.get(path, []))
 
     def chunks_by_id(self, ids: list[str]) -> list[Document]:
         by_id = {d.id: d for d in self.documents()}

@@ -76,7 +76,7 @@ class Repositories:
             loaded = self._loaded.get(repo_id)
             if loaded is None or loaded[0] != stamp:
                 # Re-indexed by another process (`frontdesk codeqa index --watch`): reload.
-                self.index.knowledge._search.pop(repo_id, None)
+                self.index.knowledge.forget(repo_id)
                 loaded = (stamp, open_repository(self.index, repo_id, self.map_tokens))
                 self._loaded[repo_id] = loaded
             return loaded[1]
