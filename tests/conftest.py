@@ -26,6 +26,28 @@ def hash_embeddings():
     return build_embeddings(Settings(embeddings_provider="hash"))
 
 
+class RecordingEmbeddings:
+    """Hash embeddings that remember every text they embedded."""
+
+    def __init__(self):
+        from frontdesk.embeddings.hashing import HashEmbeddings
+
+        self.inner = HashEmbeddings()
+        self.embedded: list[str] = []
+
+    def embed_documents(self, texts):
+        self.embedded.extend(texts)
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text):
+        return self.inner.embed_query(text)
+
+
+@pytest.fixture
+def recording_embeddings() -> RecordingEmbeddings:
+    return RecordingEmbeddings()
+
+
 @pytest.fixture
 def test_settings(tmp_path: Path) -> Settings:
     """Offline, fast settings: scripted model, hash embeddings, in-memory conversations."""

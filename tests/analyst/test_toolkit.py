@@ -83,8 +83,10 @@ def test_sql_the_checker_cannot_analyse_gets_an_error_not_an_exception(toolkit):
     errors = toolkit.validate(sql)
     # Once sqlglot's "Alias already used: w"; now the shape check names both tables.
     assert errors == [
-        "The name 'w' is given to 2 tables (workOrder, workOrderType): give each table its own "
-        "alias."
+        (
+            "The name 'w' is given to 2 tables (workOrder, workOrderType): give each table its "
+            "own alias."
+        )
     ]
 
 

@@ -129,3 +129,24 @@ def test_data_files_are_found_by_name_but_not_embedded(code_index, tmp_path):
     paths = {d.metadata["path"] for d in code_index.knowledge.documents("withdata")}
     assert paths == {"app.py"}
     assert "data/eval.jsonl" in code_index.manifest("withdata").entries
+
+
+def test_code_is_embedded_whole_tests_and_docs_by_their_start(
+    tmp_path, small_repo, recording_embeddings
+):
+    embeddings = recording_embeddings
+    code_index = CodeIndex(tmp_path / "index", embeddings, "rec", outside_code_embed_chars=60)
+    code_index.index(small_repo, "small")
+    documents = code_index.knowledge.documents("small")
+    embedded = set(embeddings.embedded)
+    for document in documents:
+        text = document.page_content
+        if document.metadata["source_type"] == "code":
+            assert text in embedded
+        else:
+            assert text[:60] in embedded and (len(text) <= 60 or text not in embedded)
+    assert {d.metadata["source_type"] for d in documents} >= {"code", "test", "doc"}
+    # A new limit is a new key: the chunks it changes are embedded again.
+    again = CodeIndex(tmp_path / "index", embeddings, "rec", outside_code_embed_chars=80)
+    report = again.index(small_repo, "small")
+    assert 0 < report.added < report.chunks and report.removed == report.added

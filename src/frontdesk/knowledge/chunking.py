@@ -35,6 +35,14 @@ class Chunk:
     metadata: dict[str, Any]
     # The chunk's sentences, each led by the item's name: extra vectors for dense search.
     views: tuple[str, ...] = field(default=())
+    # What dense search embeds for the chunk when not all of its content (None: the content).
+    # A long chunk's opening says what it is; embedding the rest costs time the model's
+    # token limit would cut anyway.
+    key: str | None = None
+
+    @property
+    def embedded_text(self) -> str:
+        return self.content if self.key is None else self.key
 
 
 def split_sentences(text: str) -> list[str]:

@@ -291,10 +291,13 @@ class KnowledgeIndex:
         to_remove = sorted(existing - wanted.keys())
         wanted_views = {
             view_id(c.id, view): (view, {"property_id": property_id, "chunk_id": c.id})
-            for c in chunks for view in c.views
+            for c in chunks
+            for view in c.views
         }
         existing_views = set(self.views._collection.get(where=where, include=[])["ids"])
-        views_to_add = [(vid, *wanted_views[vid]) for vid in wanted_views if vid not in existing_views]
+        views_to_add = [
+            (vid, *wanted_views[vid]) for vid in wanted_views if vid not in existing_views
+        ]
         if to_remove:
             self.store.delete(ids=to_remove)
         if stale_views := sorted(existing_views - wanted_views.keys()):
@@ -304,17 +307,25 @@ class KnowledgeIndex:
         done = 0
         if progress:
             progress(0, total)
-        batches = [
-            (self.store, [(c.id, c.content, c.metadata) for c in to_add[i : i + EMBED_BATCH]])
-            for i in range(0, len(to_add), EMBED_BATCH)
-        ] + [
-            (self.views, views_to_add[i : i + EMBED_BATCH])
-            for i in range(0, len(views_to_add), EMBED_BATCH)
-        ]
-        for store, batch in batches:
-            ids, texts, metadatas = zip(*batch, strict=True)
-            store.add_texts(texts=list(texts), metadatas=list(metadatas), ids=list(ids))
+        # Shortest first: each batch then holds texts of about one length, and the embedding
+        # model pads a batch to its longest.
+        to_add.sort(key=lambda c: len(c.embedded_text))
+        for i in range(0, len(to_add), EMBED_BATCH):
+            batch = to_add[i : i + EMBED_BATCH]
+            vectors = self.embeddings.embed_documents([c.embedded_text for c in batch])
+            self._collection.add(
+                ids=[c.id for c in batch],
+                documents=[c.content for c in batch],
+                metadatas=[c.metadata for c in batch],
+                embeddings=vectors,
+            )
             done += len(batch)
+            if progress:
+                progress(done, total)
+        for i in range(0, len(views_to_add), EMBED_BATCH):
+            ids, texts, metadatas = zip(*views_to_add[i : i + EMBED_BATCH], strict=True)
+            self.views.add_texts(texts=list(texts), metadatas=list(metadatas), ids=list(ids))
+            done += len(ids)
             if progress:
                 progress(done, total)
         self.forget(property_id)  # rebuilt from the store on the next search
@@ -392,9 +403,15 @@ class KnowledgeIndex:
         rows = sorted(
             zip(got["ids"], got["documents"], got["metadatas"], got["embeddings"], strict=True),
             # A stable order keeps tie-breaking deterministic across runs.
-            key=lambda row: (_order_name(row[2] or {}), (row[2] or {}).get("chunk_index", 0), row[0]),
+            key=lambda row: (
+                _order_name(row[2] or {}),
+                (row[2] or {}).get("chunk_index", 0),
+                row[0],
+            ),
         )
-        documents = [Document(page_content=text, metadata=meta or {}, id=cid) for cid, text, meta, _ in rows]
+        documents = [
+            Document(page_content=text, metadata=meta or {}, id=cid) for cid, text, meta, _ in rows
+        ]
         vectors = np.asarray([vector for *_, vector in rows], dtype=np.float32)
         position = {doc.id: i for i, doc in enumerate(documents)}
         views = self.views._collection.get(
@@ -411,4 +428,6 @@ class KnowledgeIndex:
             np.asarray([vector for _, vector in owned], dtype=np.float32),
             [owner for owner, _ in owned],
         )
-        return _PropertySearch(dense=dense, keyword=KeywordIndex(documents, self.title_keys, self.tokenizer))
+        return _PropertySearch(
+            dense=dense, keyword=KeywordIndex(documents, self.title_keys, self.tokenizer)
+        )

@@ -35,7 +35,11 @@ logger = logging.getLogger(__name__)
 def open_index(settings: Settings, models: Models) -> CodeIndex:
     own = CodeQASettings.of(settings)
     return CodeIndex(
-        settings.index_dir(NAME), models.embeddings, models.embeddings_id, budget=own.chunk_budget
+        settings.index_dir(NAME),
+        models.embeddings,
+        models.embeddings_id,
+        budget=own.chunk_budget,
+        outside_code_embed_chars=own.outside_code_embed_chars,
     )
 
 

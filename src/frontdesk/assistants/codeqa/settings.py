@@ -27,6 +27,9 @@ class CodeQASettings(AssistantSettings):
     index_on_start: bool = True
     # A chunk's size, in non-whitespace characters.
     chunk_budget: int = Field(default=900, ge=100, le=20_000)
+    # Tests, docs and config: the characters of each chunk that are embedded (its header and
+    # the start of its text; code chunks are embedded whole). See indexing/indexer.py.
+    outside_code_embed_chars: int = Field(default=150, ge=50, le=20_000)
     # Chunks given to the answer, and the characters of code (with their context) at most.
     top_k: int = Field(default=5, ge=1, le=20)
     context_chars: int = Field(default=3600, ge=500, le=40_000)
