@@ -65,7 +65,9 @@ def serve(
     setup_logging(settings)
     from frontdesk.server.app import serve as run_server
 
-    console.print(f"Serving [bold]{settings.assistant}[/] at http://{settings.host}:{settings.port}")
+    console.print(
+        f"Serving [bold]{settings.assistant}[/] at http://{settings.host}:{settings.port}"
+    )
     run_server(settings)
 
 
@@ -107,6 +109,11 @@ def _ingest_one(settings: Settings, models, if_changed: bool) -> None:
             )
         except (FrontdeskError, ValueError) as exc:
             raise fail(str(exc)) from None
+    if report is not None and hasattr(report, "lines"):
+        # Knowledge that is not a KnowledgeSource (a code repository) says what it did.
+        for line in report.lines():
+            console.print(f"{settings.assistant}: {line}", markup=False, highlight=False)
+        return
     source = knowledge.source
     # Markdown knowledge also reports documents it loaded with problems (broken front matter).
     for warning in getattr(source, "warnings", source.skipped):
@@ -265,7 +272,9 @@ def _print_feedback(assistant: str | None, as_json: bool) -> None:
         out.print("no feedback yet")
     for row in rows:
         liked = "-" if row["liked"] is None else f"{row['liked']:.0%}"
-        out.print(f"[bold]{row['assistant']}[/]: {row['up']} up, {row['down']} down ({liked} liked)")
+        out.print(
+            f"[bold]{row['assistant']}[/]: {row['up']} up, {row['down']} down ({liked} liked)"
+        )
         for item in row["comments"]:
             out.print(f"  {item['rating']}: {item['comment']}", markup=False)
 

@@ -44,7 +44,8 @@ class GraphAssistant:
         graph: CompiledStateGraph,
         context: Any,
         *,
-        info: dict[str, Any],
+        # What GET /assistants shows about it; a callable when it changes while serving.
+        info: dict[str, Any] | Callable[[], dict[str, Any]],
         token_nodes: Collection[str],
         # (message, user_id) -> the graph's input for a new turn.
         turn_input: Callable[[str, str | None], dict[str, Any]],
@@ -90,7 +91,7 @@ class GraphAssistant:
         return not self._closed
 
     def info(self) -> dict[str, Any]:
-        return dict(self._info)
+        return dict(self._info() if callable(self._info) else self._info)
 
     def config(self, thread_id: str) -> dict[str, Any]:
         # Namespaced per assistant: assistants may share a checkpoint file, and one's thread id

@@ -62,6 +62,8 @@ class AssistantPlugin:
     order: int = 100
     # (settings, models, *, ingest_mode, progress) -> (knowledge, ingest report or None);
     # `frontdesk ingest` and the retrieval/routing suites use it. None: nothing to index.
+    # A report with a `lines()` method is printed as those lines (knowledge that is not a
+    # KnowledgeSource, such as a code repository).
     open_knowledge: Callable[..., Any] | None = None
     # (settings, models, knowledge, *, use_llm) -> an IntentRouter, for the routing suite.
     build_router: Callable[..., Any] | None = None

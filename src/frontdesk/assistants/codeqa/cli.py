@@ -89,17 +89,8 @@ def _index_once(index, path: Path, repo_id: str | None, progress_bar):
 
 
 def _print_report(report) -> None:
-    out.print(
-        f"{report.repo_id}: {report.files} files ({report.parsed} read again), "
-        f"{report.chunks} chunks ({report.added} new, {report.removed} removed) "
-        f"in {report.seconds:.1f} s"
-    )
-    if report.unparsed:
-        out.print(f"  {len(report.unparsed)} files with syntax errors, indexed in line windows")
-    for path, why in list(report.skipped.items())[:SKIPPED_SHOWN]:
-        out.print(f"  skipped {path}: {why}")
-    if len(report.skipped) > SKIPPED_SHOWN:
-        out.print(f"  ... and {len(report.skipped) - SKIPPED_SHOWN} more skipped")
+    for line in report.lines(SKIPPED_SHOWN):
+        out.print(line)
 
 
 def _snapshot(root: Path) -> dict[str, tuple[int, int]]:

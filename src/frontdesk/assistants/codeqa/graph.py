@@ -32,7 +32,10 @@ def build_graph(checkpointer=None):
         inline(n.route_after_input_preprocessor),
         [n.CONVERSATION_MEMORY, n.SYNTHESIS, n.ROUTER],
     )
-    graph.add_edge(n.ROUTER, n.RETRIEVAL)
+    # A repository still being indexed is answered "not yet", with nothing to retrieve.
+    graph.add_conditional_edges(
+        n.ROUTER, inline(n.route_after_router), [n.RETRIEVAL, n.CONVERSATION_MEMORY]
+    )
     graph.add_edge(n.RETRIEVAL, n.SYNTHESIS)
     graph.add_edge(n.SYNTHESIS, n.CONVERSATION_MEMORY)
     graph.add_edge(n.CONVERSATION_MEMORY, END)

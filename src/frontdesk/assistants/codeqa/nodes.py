@@ -1,4 +1,5 @@
-"""The code QA graph's nodes (the seed's six, L394-455) and its two routing functions.
+"""The code QA graph's nodes (the seed's six, L394-455), its two routing functions, and a third:
+a repository still being indexed is answered "not yet", with nothing to retrieve.
 
 Each node is a function of the state that returns an update. The deterministic steps come
 first and most turns need no model before the answer (G14): the guard's rules and learned
@@ -17,6 +18,7 @@ from langgraph.runtime import Runtime
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.compose import synthesize
 from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import expand
 from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve, route_question
 from frontdesk.assistants.codeqa.state import CodeQAState
@@ -109,8 +111,16 @@ def input_preprocessor(state: CodeQAState) -> dict[str, Any]:
 
 
 def router(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
-    """Retrieval requests from the question, without a model (retrieval.pipeline)."""
-    repo = runtime.context.repository(state.get("repo_id") or runtime.context.default_repo)
+    """Retrieval requests from the question, without a model (retrieval.pipeline); or, when
+    the repository cannot be searched yet (still being indexed), the answer that says so."""
+    try:
+        repo = runtime.context.repository(state.get("repo_id") or runtime.context.default_repo)
+    except RepositoryUnavailable as unavailable:
+        return {
+            "error": "repository_unavailable",
+            "final_answer": str(unavailable),
+            "messages": [AIMessage(content=str(unavailable))],
+        }
     query = state.get("cleaned_query") or state.get("user_query") or ""
     return {"router_output": route_question(query, repo), "codebase_tree": repo.codebase_tree}
 
@@ -177,6 +187,10 @@ def route_after_input_preprocessor(state: CodeQAState) -> str:
     if not state.get("needs_retrieval", True):
         return SYNTHESIS
     return ROUTER
+
+
+def route_after_router(state: CodeQAState) -> str:
+    return CONVERSATION_MEMORY if state.get("error") == "repository_unavailable" else RETRIEVAL
 
 
 def _chunk_dict(document) -> dict[str, Any]:

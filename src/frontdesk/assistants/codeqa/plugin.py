@@ -11,6 +11,13 @@ from frontdesk.assistants.plugin import AssistantPlugin, lazy
 
 HERE = Path(__file__).parent
 
+
+def cli():
+    from frontdesk.assistants.codeqa.cli import app
+
+    return app
+
+
 PLUGIN = AssistantPlugin(
     name="codeqa",
     title="Code questions",
@@ -18,7 +25,7 @@ PLUGIN = AssistantPlugin(
     order=40,
     build_service=lazy("frontdesk.assistants.codeqa.service:build_service"),
     open_knowledge=lazy("frontdesk.assistants.codeqa.service:open_knowledge"),
-    cli=lazy("frontdesk.assistants.codeqa.cli:app"),
+    cli=cli,
     topics={
         "locate": "Where it is defined",
         "usages": "What uses it",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from langchain_core.documents import Document
@@ -17,10 +19,29 @@ from frontdesk.assistants.codeqa.retrieval.search import (
 from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolHit, SymbolIndex
 from frontdesk.errors import FrontdeskError
 
-__all__ = ["Repository", "UnknownRepository", "open_repository"]
+__all__ = [
+    "Repositories",
+    "Repository",
+    "RepositoryIndexing",
+    "RepositoryUnavailable",
+    "UnknownRepository",
+    "open_repository",
+]
 
 
-class UnknownRepository(FrontdeskError):
+class RepositoryUnavailable(FrontdeskError):
+    """A repository a question cannot be answered about yet; the message says why."""
+
+
+class RepositoryIndexing(RepositoryUnavailable):
+    def __init__(self, repo_id: str, how_far: str):
+        super().__init__(
+            f"The repository {repo_id!r} is still being indexed ({how_far}). Ask again in a "
+            "minute or two."
+        )
+
+
+class UnknownRepository(RepositoryUnavailable):
     def __init__(self, repo_id: str, known: list[str]):
         listed = ", ".join(known) if known else "none yet"
         super().__init__(
@@ -105,3 +126,44 @@ def chunk_at(repo: Repository, path: str, line: int) -> Document | None:
         ),
         None,
     )
+
+
+class Repositories:
+    """Indexed repositories by id, each loaded on first use and again after it is indexed
+    again (here or by `frontdesk codeqa index --watch` in another process).
+
+    `indexing(repo_id)` says how far a first indexing run under way has got (None: none is),
+    so a question about that repository is told to wait instead of that it does not exist."""
+
+    def __init__(
+        self,
+        index: CodeIndex,
+        map_tokens: int,
+        indexing: Callable[[str], str | None] = lambda repo_id: None,
+    ):
+        self.index = index
+        self.map_tokens = map_tokens
+        self.indexing = indexing
+        self._loaded: dict[str, tuple[float, Repository]] = {}
+        self._lock = threading.Lock()
+
+    def known(self) -> list[str]:
+        return self.index.repositories()
+
+    def check(self, repo_id: str) -> None:
+        """Raise RepositoryUnavailable unless `repo_id` is indexed or being indexed."""
+        if repo_id not in self.known() and self.indexing(repo_id) is None:
+            raise UnknownRepository(repo_id, self.known())
+
+    def __call__(self, repo_id: str) -> Repository:
+        path = self.index.manifest_path(repo_id)
+        if not path.exists() and (how_far := self.indexing(repo_id)) is not None:
+            raise RepositoryIndexing(repo_id, how_far)
+        stamp = path.stat().st_mtime if path.exists() else -1.0
+        with self._lock:
+            loaded = self._loaded.get(repo_id)
+            if loaded is None or loaded[0] != stamp:
+                self.index.knowledge.forget(repo_id)
+                loaded = (stamp, open_repository(self.index, repo_id, self.map_tokens))
+                self._loaded[repo_id] = loaded
+            return loaded[1]

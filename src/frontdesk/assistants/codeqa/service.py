@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import threading
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -16,12 +13,9 @@ from frontdesk.assistants.codeqa import nodes
 from frontdesk.assistants.codeqa.answers.compose import citations_release
 from frontdesk.assistants.codeqa.context import CodeQAContext
 from frontdesk.assistants.codeqa.graph import build_graph
+from frontdesk.assistants.codeqa.indexing.background import BackgroundIndexer
 from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex, IndexReport
-from frontdesk.assistants.codeqa.repository import (
-    Repository,
-    UnknownRepository,
-    open_repository,
-)
+from frontdesk.assistants.codeqa.repository import Repositories
 from frontdesk.assistants.codeqa.settings import CodeQASettings
 from frontdesk.config import Settings
 from frontdesk.knowledge.index import ProgressCallback
@@ -29,7 +23,6 @@ from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.runtime import Models
 
 NAME = "codeqa"
-logger = logging.getLogger(__name__)
 
 
 def open_index(settings: Settings, models: Models) -> CodeIndex:
@@ -62,28 +55,6 @@ def open_knowledge(
         (lambda stage, done, total: progress(done, total)) if progress else None,
     )
     return index, report
-
-
-class Repositories:
-    """Indexed repositories, each loaded on first use and again after it is re-indexed."""
-
-    def __init__(self, index: CodeIndex, map_tokens: int):
-        self.index = index
-        self.map_tokens = map_tokens
-        self._loaded: dict[str, tuple[float, Repository]] = {}
-        self._lock = threading.Lock()
-
-    def __call__(self, repo_id: str) -> Repository:
-        path = self.index.manifest_path(repo_id)
-        stamp = path.stat().st_mtime if path.exists() else -1.0
-        with self._lock:
-            loaded = self._loaded.get(repo_id)
-            if loaded is None or loaded[0] != stamp:
-                # Re-indexed by another process (`frontdesk codeqa index --watch`): reload.
-                self.index.knowledge.forget(repo_id)
-                loaded = (stamp, open_repository(self.index, repo_id, self.map_tokens))
-                self._loaded[repo_id] = loaded
-            return loaded[1]
 
 
 def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
@@ -155,23 +126,25 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
 
 
 async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+    """The service, at once: the default repository is indexed (again: only what changed) by
+    a worker thread while it serves (indexing/background.py)."""
     own = CodeQASettings.of(settings)
-    if own.index_on_start:
-        index, report = await asyncio.to_thread(open_knowledge, settings, models)
-        if report is not None:
-            logger.info(
-                "indexed %s: %d files (%d parsed), %d chunks (%d new) in %.1f s",
-                report.repo_id, report.files, report.parsed, report.chunks, report.added,
-                report.seconds,
-            )  # fmt: skip
-    else:
-        index = open_index(settings, models)
-    repositories = Repositories(index, own.map_tokens)
-    default = await asyncio.to_thread(repositories, own.repo_id)
+    index = open_index(settings, models)
+    worker = BackgroundIndexer(index, own.repo_path, own.repo_id) if own.index_on_start else None
+
+    def indexing(repo_id: str) -> str | None:
+        if worker is None or repo_id != worker.repo_id or not worker.progress.running:
+            return None
+        return worker.progress.describe()
+
+    repositories = Repositories(index, own.map_tokens, indexing)
     resources = AsyncExitStack()
     checkpointer = await resources.enter_async_context(
         open_checkpointer(settings.checkpointer, settings.checkpoint_path)
     )
+    if worker is not None:
+        worker.start()
+        resources.callback(worker.stop)
     context = CodeQAContext(
         llm=models.chat,
         embeddings=models.embeddings,
@@ -179,30 +152,41 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         default_repo=own.repo_id,
         settings=own,
     )
-    info = {
-        "assistant": NAME,
-        "repository": own.repo_id,
-        "root": default.root,
-        "repositories": index.repositories(),
-        "files": len(default.symbols),
-        "chunks": index.knowledge.count(own.repo_id),
-    }
-
-    def check_repository(repo_id: str) -> None:
-        if repo_id not in index.repositories():
-            raise UnknownRepository(repo_id, index.repositories())
-
     return GraphAssistant(
         NAME,
         build_graph(checkpointer),
         context,
-        info=info,
+        info=service_info(own, index, worker),
         token_nodes={nodes.SYNTHESIS},
         turn_input=turn_input,
         answer_of=answer_of,
         sources_of=sources_of,
         resources=resources,
         release_check=citations_release,
-        check_scope=check_repository,
+        check_scope=repositories.check,
         scope_input=lambda repo_id: {"repo_id": repo_id},
     )
+
+
+def service_info(own: CodeQASettings, index: CodeIndex, worker: BackgroundIndexer | None):
+    """The service's info, read afresh each time: the repositories and the indexing run."""
+
+    def current() -> dict[str, Any]:
+        progress = worker.progress if worker is not None else None
+        indexing = None
+        if progress is not None:
+            indexing = {
+                "repository": progress.repo_id,
+                "stage": progress.stage,
+                "done": progress.done,
+                "total": progress.total,
+                "status": progress.describe(),
+            }
+        return {
+            "assistant": NAME,
+            "repository": own.repo_id,
+            "repositories": index.repositories(),
+            "indexing": indexing,
+        }
+
+    return current

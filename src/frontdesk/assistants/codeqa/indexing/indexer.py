@@ -57,6 +57,24 @@ class IndexReport:
     unparsed: tuple[str, ...] = ()  # files whose syntax tree had errors: indexed in windows
     seconds: float = 0.0
 
+    def lines(self, skipped_shown: int = 10) -> list[str]:
+        """What a person is told about the run."""
+        summary = (
+            f"{self.repo_id}: {self.files} files ({self.parsed} read again), {self.chunks} "
+            f"chunks ({self.added} new, {self.removed} removed) in {self.seconds:.1f} s"
+        )
+        lines = [summary]
+        if self.unparsed:
+            lines.append(
+                f"  {len(self.unparsed)} files with syntax errors, indexed in line windows"
+            )
+        lines += [
+            f"  skipped {path}: {why}" for path, why in list(self.skipped.items())[:skipped_shown]
+        ]
+        if len(self.skipped) > skipped_shown:
+            lines.append(f"  ... and {len(self.skipped) - skipped_shown} more skipped")
+        return lines
+
 
 def repo_id_for(root: Path, given: str | None = None) -> str:
     """The id a repository is known by: `given`, else its folder's name."""
