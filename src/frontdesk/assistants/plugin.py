@@ -38,9 +38,14 @@ class EvalTarget:
     expects (see `frontdesk.eval.harness.TARGETS`), options for the suite's runner, and what
     to release afterwards."""
 
-    target: Callable[..., Any]
+    target: Callable[..., Any] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     close: Callable[[], Any] | None = None
+    # (dataset path) -> SuiteResult, awaited if it returns an awaitable: the assistant runs
+    # the suite itself, for a dataset of its own shape with metrics of its own (a code
+    # repository's retrieval is scored by file and symbol, not by item name). `target` is
+    # then unused.
+    run: Callable[[Path], Any] | None = None
 
 
 # (settings, models) -> the target for one suite; awaited if it returns an awaitable.

@@ -67,7 +67,9 @@ async def _routing_target(
     plugin: AssistantPlugin, settings: Settings, models: Models, dataset: Path
 ) -> EvalTarget:
     knowledge, _ = plugin.open_knowledge(settings, models)
-    router = plugin.build_router(settings, models, knowledge, use_llm=settings.router_llm != "never")
+    router = plugin.build_router(
+        settings, models, knowledge, use_llm=settings.router_llm != "never"
+    )
     if router.llm_route is None:
         return EvalTarget(lambda text: _label(router.classify(text)))
     # The LLM router is async and the suite calls synchronously: route every row first
@@ -91,14 +93,15 @@ def _label(decision) -> tuple[str, float]:
     return decision.label, decision.confidence
 
 
-async def run_suite(
-    plugin: AssistantPlugin, suite: str, settings: Settings, dataset: Path
-):
+async def run_suite(plugin: AssistantPlugin, suite: str, settings: Settings, dataset: Path):
     """Build the target, run the suite, release the target."""
     from frontdesk.eval.harness import evaluate
 
     built = await build_target(plugin, suite, settings, Models(settings), dataset)
     try:
+        if built.run is not None:
+            result = built.run(dataset)
+            return await result if inspect.isawaitable(result) else result
         return await evaluate(suite, dataset, built.target, **built.options)
     finally:
         if built.close is not None:

@@ -79,6 +79,9 @@ def score(case: RetrievalCase, chunks: list[Document]) -> dict[str, Any]:
     first = next((rank for rank, f in enumerate(files[:10], 1) if f in gold), None)
     defined = {s for d in chunks[:5] for s in str(d.metadata.get("symbols", "")).split()}
     return {
+        "first_relevant_rank": first,
+        # Gold files none of the first five chunks is from (the report lists these rows).
+        "missed": sorted(gold - set(files[:5])) if not gold & set(files[:5]) else [],
         "file_hit@1": bool(files[:1]) and files[0] in gold,
         "file_hit@5": any(f in gold for f in files[:5]),
         "mrr@10": 1.0 / first if first else 0.0,
@@ -99,14 +102,14 @@ def run_retrieval(
     advance: Callable[[], None] = lambda: None,
 ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     rows = []
-    for case in cases:
+    for line, case in enumerate(cases, 1):
         repo = repository(case.repo)
         started = time.perf_counter()
         output = route_question(case.question, repo)
         found = retrieve(output, repo, top_k=top_k, search=search or SearchSettings(),
                          min_similarity=min_similarity)  # fmt: skip
         seconds = time.perf_counter() - started
-        rows.append({"question": case.question, "repo": case.repo, "style": case.style,
+        rows.append({"line": line, "query": case.question, "repo": case.repo, "style": case.style,
                      "fast_path": output["fast_path"], "seconds": seconds,
                      **score(case, found.chunks)})  # fmt: skip
         advance()

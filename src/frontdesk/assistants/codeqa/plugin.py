@@ -26,6 +26,11 @@ PLUGIN = AssistantPlugin(
     build_service=lazy("frontdesk.assistants.codeqa.service:build_service"),
     open_knowledge=lazy("frontdesk.assistants.codeqa.service:open_knowledge"),
     cli=cli,
+    eval_dir=HERE / "data" / "eval",
+    eval_targets={
+        "retrieval": lazy("frontdesk.assistants.codeqa.suites:retrieval_target"),
+        "answers": lazy("frontdesk.assistants.codeqa.suites:answers_target"),
+    },
     topics={
         "locate": "Where it is defined",
         "usages": "What uses it",

@@ -97,6 +97,11 @@ def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
             "intent": state.get("intent"),
             "retrieval_metadata": state.get("retrieval_metadata"),
             "fast_path": bool((state.get("router_output") or {}).get("fast_path")),
+            # The code the answer was shown: (path, first line, last line) of each block.
+            "shown": [
+                (b["path"], b["start_line"], b["end_line"])
+                for b in state.get("expanded_chunks") or []
+            ],
         },
     )
 
@@ -125,9 +130,12 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
             "documents": documents}  # fmt: skip
 
 
-async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+async def build_service(
+    settings: Settings, models: Models, *, repositories: Repositories | None = None
+) -> GraphAssistant:
     """The service, at once: the default repository is indexed (again: only what changed) by
-    a worker thread while it serves (indexing/background.py)."""
+    a worker thread while it serves (indexing/background.py). `repositories`: where turns
+    find theirs instead (the evaluation's, with the shipped sets' repositories)."""
     own = CodeQASettings.of(settings)
     index = open_index(settings, models)
     worker = BackgroundIndexer(index, own.repo_path, own.repo_id) if own.index_on_start else None
@@ -137,7 +145,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
             return None
         return worker.progress.describe()
 
-    repositories = Repositories(index, own.map_tokens, indexing)
+    repositories = repositories or Repositories(index, own.map_tokens, indexing)
     resources = AsyncExitStack()
     checkpointer = await resources.enter_async_context(
         open_checkpointer(settings.checkpointer, settings.checkpoint_path)
