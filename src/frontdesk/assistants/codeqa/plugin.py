@@ -27,6 +27,7 @@ PLUGIN = AssistantPlugin(
     open_knowledge=lazy("frontdesk.assistants.codeqa.service:open_knowledge"),
     cli=cli,
     eval_dir=HERE / "data" / "eval",
+    web_module=HERE / "web" / "codeqa.js",
     eval_targets={
         "retrieval": lazy("frontdesk.assistants.codeqa.suites:retrieval_target"),
         "answers": lazy("frontdesk.assistants.codeqa.suites:answers_target"),

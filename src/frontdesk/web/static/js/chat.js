@@ -5,6 +5,7 @@
 
 import { politeError, postChat, postJson } from "./api.js";
 import { asList, newThreadId } from "./dom.js";
+import { scopeFor } from "./scope.js";
 import { readEvents } from "./sse.js";
 
 // At most this many result rows are kept per answer (the server's own cap too).
@@ -46,6 +47,8 @@ export function createTurns(hooks) {
     hooks.changed(assistant, answer);
     const payload = { message: user.text, thread_id: chat.threadId, assistant };
     if (again) payload.regenerate = true;
+    const scope = scopeFor(assistant);
+    if (scope) payload.scope = scope;
     try {
       await exchange(turn, payload, true);
     } catch (err) {

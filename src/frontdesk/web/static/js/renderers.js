@@ -20,6 +20,9 @@
 //       The answer as its bubble shows it (message: {status, data}: data is the `sources`
 //       event), e.g. without a part that renderSources draws anyway. Copy and the API keep
 //       the full text.
+//   export function scopes(assistant) -> {label, options: [{value, label}], initial, note} | null
+//       The collections a question may be about (a code assistant's repositories): a picker
+//       beside the composer; the choice goes with each question as POST /chat `scope`.
 //   export const signInLabel = "Customer"
 //       How the sign-in picker is labelled, for assistants that sign in (`signs_in`).
 

@@ -13,6 +13,7 @@ import { genericProgressText } from "./progress.js";
 import {
   genericSources, genericTopicChips, genericWelcome, rendererFor, topicName,
 } from "./renderers.js";
+import { showScope } from "./scope.js";
 import { loadSession, showSignIn } from "./session.js";
 import { documentChips, openDocument, renderTools } from "./sources.js";
 import { loadChats, loadPrefs, saveChats, savePrefs } from "./store.js";
@@ -271,6 +272,7 @@ async function showAssistant(name) {
   showHeader(assistant);
   showWelcome(assistant, renderer);
   showSignIn(assistant, renderer.signInLabel, () => newConversation({ focus: false }));
+  showScope(assistant, renderer);
   showConversationsOf(name, chatOf(name).threadId, openConversation);
   renderTranscript();
   catchUpWithPeople(name);
