@@ -6,7 +6,7 @@ events and the page."""
 
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import Iterator
 
 import pytest
@@ -52,7 +52,7 @@ def codeqa_server(tmp_path_factory) -> Iterator[LiveServer]:
         for _ in range(200):  # the worker indexes "small" in the background
             if service.info()["indexing"]["stage"] == "done":
                 break
-            time.sleep(0.05)
+            await asyncio.sleep(0.05)
         return {"codeqa": service}
 
     with LiveServer(
