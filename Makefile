@@ -13,7 +13,7 @@ help:
 	@echo "make run    set everything up, then serve the web UI and API at http://127.0.0.1:8080"
 	@echo "make test   set everything up, then run the whole test suite"
 	@echo "make bench  run the benchmarks (not part of make test)"
-	@echo "make eval   run the assistants' evaluation suites (concierge, telecom, analyst)"
+	@echo "make eval   run the assistants' evaluation suites (concierge, telecom, analyst, codeqa)"
 
 $(BIN)/python:
 	@echo ">> creating the virtual environment in $(VENV)"
@@ -74,6 +74,10 @@ eval: models
 	$(BIN)/frontdesk eval sql --assistant analyst
 	$(BIN)/frontdesk eval sql --assistant analyst --dataset src/frontdesk/assistants/analyst/data/eval/chinook_sql.jsonl
 	$(BIN)/frontdesk eval sql --assistant analyst --dataset src/frontdesk/assistants/analyst/data/eval/nycflights13_sql.jsonl
+	$(BIN)/frontdesk eval retrieval --assistant codeqa
+	$(BIN)/frontdesk eval retrieval --assistant codeqa --dataset src/frontdesk/assistants/codeqa/data/eval/retrieval_heldout.jsonl
+	$(BIN)/frontdesk eval answers --assistant codeqa
+	$(BIN)/frontdesk eval answers --assistant codeqa --dataset src/frontdesk/assistants/codeqa/data/eval/answers_heldout.jsonl
 
 clean:
 	rm -rf .frontdesk .pytest_cache reports
