@@ -94,3 +94,41 @@ def test_watch_indexes_again_when_a_file_changes(tmp_path, small_repo, hash_embe
     assert not watcher.is_alive(), "setting stop ends the watch"
     assert reports and reports[0].parsed == 1 and reports[0].files == 7
     assert "pkg/extra.py" in index.manifest("small").entries
+
+
+def test_eval_retrieval_and_answers_on_an_indexed_repository(tmp_path, small_repo, monkeypatch):
+    import json
+
+    monkeypatch.setenv("FRONTDESK_CODEQA_INDEX_ON_START", "false")
+    runner.invoke(app, ["codeqa", "index", str(small_repo), "--id", "small"])
+    dataset = tmp_path / "cases.jsonl"
+    cases = [
+        {"question": "Where is `get_json` defined?", "repo": "small",
+         "gold_files": ["pkg/client.py"], "gold_symbols": ["HTTPClient.get_json"]},
+        {"question": "Which function reads the TOML settings file?", "repo": "small",
+         "gold_files": ["pkg/config.py"], "gold_symbols": ["load_settings"]},
+    ]  # fmt: skip
+    dataset.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    retrieval = runner.invoke(
+        app, ["eval", "retrieval", "--assistant", "codeqa", "--dataset", str(dataset), "--json"]
+    )
+    assert retrieval.exit_code == 0, retrieval.output
+    metrics = json.loads(retrieval.output[retrieval.output.index("{") :].rsplit("}", 1)[0] + "}")
+    figures = metrics["metrics"]
+    assert set(figures) >= {"file_hit@1", "file_hit@5", "mrr@10", "symbol_hit@5", "fast_path_rate"}
+    assert figures["cases"] == 2 and figures["fast_path_rate"] == 0.5
+    assert figures["file_hit@1"] >= 0.5 and figures["symbol_hit@5"] >= 0.5
+
+    answers = runner.invoke(
+        app, ["eval", "answers", "--assistant", "codeqa", "--dataset", str(dataset), "--json"]
+    )
+    assert answers.exit_code == 0, answers.output
+    scored = json.loads(answers.output[answers.output.index("{") :].rsplit("}", 1)[0] + "}")
+    assert scored["metrics"]["citation_precision"] == 1.0
+    assert scored["metrics"]["pass_rate"] >= 0.5, "the fast-path answer cites and names it"
+
+    dataset.write_text(json.dumps({**cases[0], "repo": "nope"}) + "\n")
+    unknown = runner.invoke(
+        app, ["eval", "retrieval", "--assistant", "codeqa", "--dataset", str(dataset)]
+    )
+    assert unknown.exit_code == 1 and "no repository 'nope' is indexed" in flat(unknown)
