@@ -22,12 +22,15 @@ async def service(tmp_path, small_repo, real_model_settings):
     settings = real_model_settings(
         tmp_path / "data",
         checkpointer="memory",
+        # What is tested is the answer, not the time limit: a slow machine answers late.
+        llm_timeout_s=300,
+        sse_timeout_s=600,
         plugin_settings={"codeqa": {"repo_path": small_repo, "repo_id": "small"}},
     )
     service = await build_service(settings, Models(settings))
     try:
         for _ in range(1200):  # the worker indexes the repository (MiniLM: seconds)
-            if not service.info()["indexing"]["stage"] in ("starting", "reading", "embedding"):
+            if service.info()["indexing"]["stage"] not in ("starting", "reading", "embedding"):
                 break
             await asyncio.sleep(0.1)
         assert service.info()["indexing"]["stage"] == "done"
