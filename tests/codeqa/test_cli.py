@@ -40,6 +40,18 @@ def test_a_path_that_is_not_a_folder_is_a_clear_error(tmp_path, target):
     assert "error:" in result.output and "Traceback" not in result.output
 
 
+def test_an_empty_repository_says_there_is_nothing_to_index(tmp_path):
+    (tmp_path / "empty" / "assets").mkdir(parents=True)
+    (tmp_path / "empty" / "assets" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0\0")
+    result = runner.invoke(app, ["codeqa", "index", str(tmp_path / "empty")])
+    assert result.exit_code == 0
+    assert "empty: 0 files" in flat(result)
+    assert "nothing to index here: no source, doc or config files (1 skipped, below)" in flat(
+        result
+    )
+    assert "skipped assets/logo.png: binary" in flat(result)
+
+
 def test_a_bad_repository_id_is_refused(small_repo):
     result = runner.invoke(app, ["codeqa", "index", str(small_repo), "--id", "../up"])
     assert result.exit_code == 2 and "not usable" in flat(result)

@@ -64,6 +64,11 @@ class IndexReport:
             f"chunks ({self.added} new, {self.removed} removed) in {self.seconds:.1f} s"
         )
         lines = [summary]
+        if not self.files:
+            lines.append(
+                "  nothing to index here: no source, doc or config files"
+                + (f" ({len(self.skipped)} skipped, below)" if self.skipped else "")
+            )
         if self.unparsed:
             lines.append(
                 f"  {len(self.unparsed)} files with syntax errors, indexed in line windows"
