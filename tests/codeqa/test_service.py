@@ -112,3 +112,28 @@ def test_a_failed_run_says_why(tmp_path, hash_embeddings):
 
 def test_the_plugin_mounts_its_commands_without_running_them():
     assert isinstance(PLUGIN.cli(), typer.Typer)
+
+
+def test_progress_reads_as_its_stage_while_it_runs():
+    from frontdesk.assistants.codeqa.indexing.background import IndexingProgress
+
+    assert IndexingProgress("r", "embedding", 0, 0).describe() == "embedding"
+    assert IndexingProgress("r", "embedding", 5, 10).describe() == "5 of 10 new chunks embedded"
+    assert IndexingProgress("r", "failed", error="disk full").describe() == "failed: disk full"
+
+
+async def test_a_restatement_about_a_repository_being_indexed_says_so():
+    from frontdesk.assistants.codeqa.answers.compose import synthesize
+    from frontdesk.assistants.codeqa.context import CodeQAContext
+    from frontdesk.assistants.codeqa.repository import RepositoryIndexing
+    from frontdesk.assistants.codeqa.settings import CodeQASettings
+
+    def repository(repo_id):
+        raise RepositoryIndexing(repo_id, "3 of 9 files read")
+
+    ctx = CodeQAContext(None, None, repository, "big", CodeQASettings())
+    state = {"intent": "follow_up", "repo_id": "big",
+             "conversation_history": [{"query": "q", "answer": "a", "chunk_ids": ["c1"]}]}  # fmt: skip
+    update = await synthesize(state, ctx)
+    assert "still being indexed (3 of 9 files read)" in update["final_answer"]
+    assert update["citations"] == []

@@ -89,3 +89,25 @@ def test_a_chunk_with_a_key_is_embedded_by_its_key_and_stored_whole(tmp_path, re
     assert stored == {"a": long_text, "b": "short text"}, "the whole content is what is shown"
     hits = index.dense_search("def handler", k=1, property_id="p")
     assert hits[0][0].id == "a" and hits[0][1] == pytest.approx(1.0), "its vector is the key's"
+
+
+def test_a_resync_keeps_the_old_chunks_searchable_until_the_new_ones_are_in(
+    tmp_path, recording_embeddings
+):
+    from frontdesk.knowledge.chunking import Chunk
+
+    index = KnowledgeIndex(tmp_path, recording_embeddings, "recording")
+    meta = {"property_id": "p", "item_name": "x"}
+    index.sync([Chunk("old-1", "old one", meta), Chunk("old-2", "old two", meta)], "p")
+    seen = []
+    embed = recording_embeddings.embed_documents
+
+    def embed_and_look(texts):
+        seen.append(index.count("p"))  # what a search loading now would find
+        return embed(texts)
+
+    recording_embeddings.embed_documents = embed_and_look
+    report = index.sync([Chunk("new-1", "new one", meta)], "p")
+    assert (report.added, report.removed) == (1, 2)
+    assert seen == [2], "the old chunks were still there while the new one was embedded"
+    assert [d.id for d in index.documents("p")] == ["new-1"]

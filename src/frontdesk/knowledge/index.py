@@ -298,10 +298,6 @@ class KnowledgeIndex:
         views_to_add = [
             (vid, *wanted_views[vid]) for vid in wanted_views if vid not in existing_views
         ]
-        if to_remove:
-            self.store.delete(ids=to_remove)
-        if stale_views := sorted(existing_views - wanted_views.keys()):
-            self.views.delete(ids=stale_views)
 
         total = len(to_add) + len(views_to_add)
         done = 0
@@ -328,6 +324,12 @@ class KnowledgeIndex:
             done += len(ids)
             if progress:
                 progress(done, total)
+        # Stale chunks go last: a search that loads the index while new ones are embedded
+        # (a repository re-indexed in the background) still finds the old ones.
+        if to_remove:
+            self.store.delete(ids=to_remove)
+        if stale_views := sorted(existing_views - wanted_views.keys()):
+            self.views.delete(ids=stale_views)
         self.forget(property_id)  # rebuilt from the store on the next search
         return SyncReport(
             added=len(to_add),
@@ -391,10 +393,18 @@ class KnowledgeIndex:
     def keyword_search(self, query: str, k: int, property_id: str) -> list[tuple[Document, float]]:
         return self.keyword_index(property_id).search(query, k)
 
+    def searches(self, property_id: str) -> tuple[KeywordIndex, DenseIndex]:
+        """The keyword and dense indexes of one load, which rank the same documents in the
+        same order (two separate calls could straddle a reload)."""
+        loaded = self._property(property_id)
+        return loaded.keyword, loaded.dense
+
     def _property(self, property_id: str) -> _PropertySearch:
-        if property_id not in self._search:
-            self._search[property_id] = self._load_property(property_id)
-        return self._search[property_id]
+        # One lookup: `forget` may run in another thread (an index synced in the background).
+        loaded = self._search.get(property_id)
+        if loaded is None:
+            loaded = self._search[property_id] = self._load_property(property_id)
+        return loaded
 
     def _load_property(self, property_id: str) -> _PropertySearch:
         got = self._collection.get(

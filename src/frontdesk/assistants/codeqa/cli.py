@@ -39,6 +39,8 @@ def index_command(
 
     settings = get_settings()
     index = open_index(settings, Models(settings))
+    # Taken before indexing: a change made while it runs is indexed by the first look.
+    before = _snapshot(path) if watch and path.is_dir() else None
     try:
         report = _index_once(index, path, repo_id, progress_bar)
     except InvalidRepository as error:
@@ -49,24 +51,36 @@ def index_command(
         return
     console.print(f"watching {report.root} (Ctrl+C to stop)")
     # A background job: the CPU goes to whatever else runs first (the server answering).
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: not on Windows
         os.nice(WATCH_NICENESS)
     try:
-        watch_repository(index, report.root, report.repo_id, _print_report, threading.Event())
+        watch_repository(
+            index, report.root, report.repo_id, _print_report, threading.Event(), snapshot=before
+        )
     except KeyboardInterrupt:
         console.print("stopped watching")
 
 
 def watch_repository(index, root: Path, repo_id: str, on_report, stop: threading.Event,
-          interval: float = WATCH_INTERVAL_S) -> None:  # fmt: skip
+                     interval: float = WATCH_INTERVAL_S, snapshot=None) -> None:  # fmt: skip
     """Index `root` again (only what changed) whenever a file's time or size changes, until
-    `stop` is set. Looking costs a `stat` per file every `interval` seconds."""
-    snapshot = _snapshot(root)
+    `stop` is set. Looking costs a `stat` per file every `interval` seconds. A run that fails
+    (the folder was moved away) is reported and the watch goes on."""
+    from frontdesk.errors import FrontdeskError
+
+    snapshot = _snapshot(root) if snapshot is None else snapshot
+    failing = False
     while not stop.wait(interval):
-        current = _snapshot(root)
-        if current != snapshot:
-            snapshot = current
-            on_report(index.index(root, repo_id))
+        try:
+            current = _snapshot(root)
+            if current != snapshot:
+                on_report(index.index(root, repo_id))
+                snapshot = current
+            failing = False
+        except (FrontdeskError, OSError) as error:
+            if not failing:  # said once, until it works again
+                console.print(f"[yellow]warning:[/] indexing {root} again failed: {error}")
+            failing = True
 
 
 @app.command("repos")

@@ -67,14 +67,8 @@ class Repository:
     def search(self, request: RetrievalRequest, k: int, settings: SearchSettings) -> SearchResult:
         knowledge = self.index.knowledge
         vector = knowledge.embeddings.embed_query(request.query)
-        return hybrid_search(
-            request,
-            knowledge.keyword_index(self.repo_id),
-            knowledge.dense_index(self.repo_id),
-            vector,
-            k,
-            settings,
-        )
+        keyword, dense = knowledge.searches(self.repo_id)
+        return hybrid_search(request, keyword, dense, vector, k, settings)
 
     def has_full_keyword_match(self, query: str) -> bool:
         return self.index.knowledge.keyword_index(self.repo_id).has_full_match(query)
@@ -144,7 +138,7 @@ class Repositories:
         self.index = index
         self.map_tokens = map_tokens
         self.indexing = indexing
-        self._loaded: dict[str, tuple[float, Repository]] = {}
+        self._loaded: dict[str, tuple[int, Repository]] = {}
         self._lock = threading.Lock()
 
     def known(self) -> list[str]:
@@ -159,7 +153,7 @@ class Repositories:
         path = self.index.manifest_path(repo_id)
         if not path.exists() and (how_far := self.indexing(repo_id)) is not None:
             raise RepositoryIndexing(repo_id, how_far)
-        stamp = path.stat().st_mtime if path.exists() else -1.0
+        stamp = path.stat().st_mtime_ns if path.exists() else -1
         with self._lock:
             loaded = self._loaded.get(repo_id)
             if loaded is None or loaded[0] != stamp:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import AsyncExitStack
 from typing import Any
 
@@ -151,8 +152,13 @@ async def build_service(
         open_checkpointer(settings.checkpointer, settings.checkpoint_path)
     )
     if worker is not None:
+        if settings.embeddings_provider == "embedded":
+            # Load the embedding model here, not in the worker: its thread pool keeps the
+            # priority of the thread that loads it, and turns embed with it too.
+            await asyncio.to_thread(models.embeddings.embed_query, "warm up")
         worker.start()
-        resources.callback(worker.stop)
+        # Joining the worker waits for its current batch: off the event loop.
+        resources.push_async_callback(asyncio.to_thread, worker.stop)
     context = CodeQAContext(
         llm=models.chat,
         embeddings=models.embeddings,

@@ -1,10 +1,9 @@
 """`frontdesk eval retrieval|answers --assistant codeqa`: the code QA suites.
 
 Both read the labelled sets' shape (`{"question", "repo", "gold_files", "gold_symbols"}`).
-A case's repository is the indexed one with that id; the shipped sets' repositories (the
-requests and click sdists under data/eval/repos) are unpacked and indexed the first time, in
-an index of their own under the data folder, so they do not join the repositories a person
-asks about.
+A case's repository is a shipped one with that id (the requests and click sdists under
+data/eval/repos, unpacked and indexed the first time, in an index of their own under the data
+folder, so they do not join the repositories a person asks about), else the indexed one.
 
 - retrieval: `file_hit@1`, `file_hit@5`, `mrr@10`, `symbol_hit@5`, `fast_path_rate` and the
   time per question (evaluation.run_retrieval);
@@ -17,6 +16,7 @@ from __future__ import annotations
 
 import re
 import statistics
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -49,7 +49,7 @@ def _shipped(repo_id: str) -> Path | None:
 
 
 class EvalRepositories:
-    """A case's repository: the indexed one with its id, else a shipped one (indexed once)."""
+    """A case's repository: a shipped one with its id (indexed once), else the indexed one."""
 
     def __init__(self, settings: Settings, models: Models):
         from frontdesk.assistants.codeqa.service import open_index
@@ -71,15 +71,20 @@ class EvalRepositories:
         naming a repository that is neither indexed nor shipped."""
         import tarfile
 
-        for repo_id in sorted(repo_ids - set(self.main.known())):
+        for repo_id in sorted(repo_ids):
             archive = _shipped(repo_id)
             if archive is None:
-                raise UnknownRepository(repo_id, self.main.known())
+                if repo_id not in self.main.known():
+                    raise UnknownRepository(repo_id, self.main.known())
+                continue
             root = self.unpacked / archive.name.removesuffix(".tar.gz")
             if not root.is_dir():
+                # Unpacked beside, then moved: an interrupted run leaves no half a copy.
                 self.unpacked.mkdir(parents=True, exist_ok=True)
-                with tarfile.open(archive) as tar:
-                    tar.extractall(self.unpacked, filter="data")
+                with tempfile.TemporaryDirectory(dir=self.unpacked) as scratch:
+                    with tarfile.open(archive) as tar:
+                        tar.extractall(scratch, filter="data")
+                    (Path(scratch) / root.name).rename(root)
             with progress_bar(f"indexing {repo_id}", 1) as advance:
                 self.shipped.index.index(root, repo_id)
                 advance()
@@ -89,9 +94,10 @@ class EvalRepositories:
             raise UnknownRepository(repo_id, self.main.known() + self.shipped.known())
 
     def __call__(self, repo_id: str):
-        if repo_id in self.main.known():
-            return self.main(repo_id)
-        return self.shipped(repo_id)
+        # The shipped copy first: the labels were written against that version.
+        if repo_id in self.shipped.known():
+            return self.shipped(repo_id)
+        return self.main(repo_id)
 
 
 def retrieval_target(settings: Settings, models: Models) -> EvalTarget:

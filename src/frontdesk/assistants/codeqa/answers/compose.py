@@ -14,6 +14,7 @@ from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.citations import Citation, check_citations
 from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
 from frontdesk.assistants.codeqa.state import CodeQAState
 
@@ -30,7 +31,11 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     blocks = [_block(b) for b in state.get("expanded_chunks") or []]
     output = state.get("router_output") or {}
     if state.get("intent") == "follow_up":
-        blocks = _previous_blocks(state, ctx, repo_id)
+        try:
+            blocks = _previous_blocks(state, ctx, repo_id)
+        except RepositoryUnavailable as unavailable:  # the picker moved to one being indexed
+            return {"final_answer": str(unavailable), "citations": [],
+                    "messages": [AIMessage(content=str(unavailable))]}  # fmt: skip
     text = None
     if not blocks:
         text = _not_found(state, repo_id)

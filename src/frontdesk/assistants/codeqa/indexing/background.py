@@ -19,7 +19,9 @@ from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex, IndexReport
 __all__ = ["BackgroundIndexer", "IndexingProgress"]
 
 logger = logging.getLogger(__name__)
-# The nice value of the worker thread: a turn's model call and search come first.
+# The nice value of the worker thread, which reads, hashes, parses and chunks the files (the
+# embedding model's own threads are shared with turns and keep their priority; the chat
+# model runs in a process of its own).
 WORKER_NICENESS = 10
 
 
@@ -45,9 +47,9 @@ class IndexingProgress:
             return f"{self.done:,} of {self.total:,} new chunks embedded"
         if self.stage == "reading" and self.total:
             return f"{self.done:,} of {self.total:,} files read"
-        return {"starting": "starting", "done": "done", "stopped": "stopped"}.get(
-            self.stage, f"failed: {self.error}"
-        )
+        if self.stage == "failed":
+            return f"failed: {self.error}"
+        return self.stage
 
 
 class BackgroundIndexer:
