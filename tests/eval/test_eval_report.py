@@ -163,3 +163,19 @@ def test_report_path_is_per_run_and_stays_in_the_reports_folder(tmp_path) -> Non
     assert path == tmp_path / "reports" / "concierge-routing-20250501T123000Z.md"
     sneaky = report_path(tmp_path, "../../etc", "passwd", when=WHEN)
     assert sneaky.parent == tmp_path / "reports"
+
+
+def test_a_suite_an_assistant_runs_itself_lists_its_rows():
+    result = SuiteResult(
+        "code_answers",
+        {"cases": 2, "pass_rate": 0.5},
+        [
+            {"query": "Where is x?", "passed": True, "citations": ["a.py:1-2"], "raw": {"k": 1}},
+            {"query": "How does y | z work?", "passed": False, "citations": [], "raw": {}},
+        ],
+    )
+    text = render_report(result, dataset="cases.jsonl")
+    assert "## Rows (2)" in text
+    assert "| query | passed | citations |" in text, "nested values are left out"
+    assert "| Where is x? | yes | a.py:1-2 |" in text
+    assert "| How does y \\| z work? | no | - |" in text

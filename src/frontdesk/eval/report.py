@@ -204,6 +204,19 @@ def _per_language_section(figures: Mapping[str, Mapping[str, Any]] | None) -> li
     return ["## Per language", "", *table(["Language", *names], rows)]
 
 
+def _rows_section(result: SuiteResult, max_rows: int) -> list[str]:
+    """A suite an assistant runs itself: every row, its plain fields as columns."""
+    if not result.details:
+        return []
+    columns = [
+        key
+        for key, value in result.details[0].items()
+        if value is None or isinstance(value, str | int | float | bool | list)
+    ]
+    lines, shown = _limited("Rows", result.details, max_rows)
+    return lines + table(columns, [[row.get(c) for c in columns] for row in shown])
+
+
 SECTIONS: dict[str, Callable[[SuiteResult, int], list[str]]] = {
     "retrieval": _retrieval_sections,
     "routing": _routing_sections,
@@ -250,9 +263,8 @@ def render_report(
     ]
     lines += ["## Metrics", "", *table(["Metric", "Value"], scalars)]
     lines += _per_language_section(result.metrics.get("per_language"))
-    sections = SECTIONS.get(result.name)
-    if sections is not None:
-        lines += sections(result, max_rows)
+    sections = SECTIONS.get(result.name, _rows_section)
+    lines += sections(result, max_rows)
     return "\n".join(lines).rstrip() + "\n"
 
 
