@@ -66,3 +66,24 @@ def test_a_question_names_what_the_index_has(index, question, symbols, files):
 )
 def test_what_the_question_asks_for(question, kind):
     assert ask_kind(question) == kind
+
+
+@pytest.mark.parametrize(
+    "question, kinds",
+    [
+        ("What is in the TOML config file?", ["config"]),
+        ("How are the settings read from the TOML file?", []),
+        ("Which code parses the YAML settings?", []),
+        ("Which test checks the retries?", ["test"]),
+        ("Where do the docs explain retries?", ["doc"]),
+    ],
+)
+def test_a_question_about_handling_config_is_not_filtered_to_config(index, question, kinds):
+    from frontdesk.assistants.codeqa.retrieval.pipeline import route_question
+
+    class Repo:
+        symbols = index
+        folders: list[str] = []
+
+    request = route_question(question, Repo())["retrieval_requests"][0]
+    assert request["source_types"] == kinds

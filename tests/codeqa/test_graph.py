@@ -81,6 +81,24 @@ async def test_a_described_question_is_answered_by_the_model_with_its_citations_
     assert [c["label"] for c in state["citations"]] == ["pkg/client.py:17-25"]
 
 
+def test_an_answer_that_cites_nothing_gets_the_blocks_it_names_as_sources():
+    from frontdesk.assistants.codeqa.answers.compose import _named_first
+    from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
+
+    def block(path, symbol):
+        return ContextBlock(path, 1, 5, "code", symbol, path, [], [(1, 5)])
+
+    toml, config, client = (
+        block("config.toml", ""),
+        block("pkg/config.py", "load_settings"),
+        block("pkg/client.py", "HTTPClient.get_json"),
+    )
+    answer = "The `load_settings` function reads the TOML file; see also client.py."
+    assert _named_first(answer, [toml, client, config]) == [config, client, toml]
+    assert _named_first("Nothing named.", [toml, client]) == [toml, client], "retrieval order"
+    assert _named_first("get_json_extra is unrelated", [toml, client]) == [toml, client]
+
+
 async def test_code_that_does_not_exist_is_not_found_not_invented(run):
     state, model = await run("Where is `parse_args` defined?")
     assert state["final_answer"] == prompts.NOT_FOUND_NAMED.substitute(

@@ -45,14 +45,31 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
         text = await _written(state, ctx, blocks)
     answer, citations = check_citations(text, blocks)
     if blocks and not citations:
-        # Every answer says where: the best blocks it was given, if it cited none itself.
-        places = ", ".join(f"{b.path}:{b.start_line}-{b.end_line}" for b in blocks[:3])
+        # Every answer says where: if it cited nothing itself, the blocks it names (a function,
+        # a file) first, then the best of the rest.
+        named = _named_first(answer, blocks)
+        places = ", ".join(f"{b.path}:{b.start_line}-{b.end_line}" for b in named[:3])
         answer, citations = check_citations(f"{answer}\n\nSources: {places}", blocks)
     return {
         "final_answer": answer,
         "citations": [_citation_dict(c) for c in citations],
         "messages": [AIMessage(content=answer)],
     }
+
+
+def _named_first(answer: str, blocks: list[ContextBlock]) -> list[ContextBlock]:
+    """The blocks whose definition the answer names first, then those whose file it names,
+    each group in retrieval order."""
+
+    def names(word: str) -> bool:
+        return bool(word) and re.search(rf"(?<![\w.]){re.escape(word)}(?!\w)", answer) is not None
+
+    def rank(block: ContextBlock) -> int:
+        if names(block.symbol.rsplit(".", 1)[-1] if block.symbol else ""):
+            return 0
+        return 1 if names(block.path.rsplit("/", 1)[-1]) else 2
+
+    return sorted(blocks, key=rank)
 
 
 def citations_release(state: dict[str, Any], text: str) -> bool:

@@ -29,6 +29,14 @@ _SOURCE_WORDS = {
     ),
 }
 
+# "How are the settings read from the TOML file?" asks for the code that reads it, not the
+# file: a question about handling config or docs is not filtered to them.
+_HANDLES = re.compile(
+    r"\b(?:read|reads|reading|parse[sd]?|parsing|load(?:s|ed|ing)?|writ(?:e|es|ten|ing)|"
+    r"generat\w*|render\w*|handl\w*|validat\w*)\b",
+    re.IGNORECASE,
+)
+
 
 @dataclass(frozen=True)
 class Retrieved:
@@ -41,7 +49,11 @@ def route_question(query: str, repo: Repository) -> dict[str, Any]:
     fast path), the kinds of source it asks about (tests, docs, config) and a folder it
     names, as one retrieval request."""
     targets = named_targets(query, repo.symbols)
-    source_types = [kind for kind, words in _SOURCE_WORDS.items() if words.search(query)]
+    source_types = [
+        kind
+        for kind, words in _SOURCE_WORDS.items()
+        if words.search(query) and not (kind in ("config", "doc") and _HANDLES.search(query))
+    ]
     folders = [f for f in repo.folders if re.search(rf"(?<![\w/]){re.escape(f)}", query + "/")]
     request = {
         "query": query,
