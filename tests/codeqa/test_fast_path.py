@@ -83,7 +83,7 @@ def test_a_question_about_handling_config_is_not_filtered_to_config(index, quest
 
     class Repo:
         symbols = index
-        folders: list[str] = []
+        folders = ()
 
     request = route_question(question, Repo())["retrieval_requests"][0]
     assert request["source_types"] == kinds
