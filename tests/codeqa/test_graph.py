@@ -99,6 +99,17 @@ def test_an_answer_that_cites_nothing_gets_the_blocks_it_names_as_sources():
     assert _named_first("get_json_extra is unrelated", [toml, client]) == [toml, client]
 
 
+async def test_a_sentence_naming_a_file_the_answer_was_not_shown_is_left_out(run):
+    mixed = "Retries happen in pkg/client.py, in _fetch. The backoff lives in pkg/backoff.py."
+    state, _ = await run("how are failed requests retried?", reply=mixed)
+    assert state["final_answer"].startswith("Retries happen in pkg/client.py, in _fetch.")
+    assert "backoff" not in state["final_answer"]
+    invented = "The payroll export is implemented in web/static/js/sources.js, in add."
+    state, _ = await run("how are failed requests retried?", reply=invented, thread="t2")
+    assert state["final_answer"] == prompts.NOT_FOUND.substitute(repo="small")
+    assert state["citations"] == []
+
+
 async def test_code_that_does_not_exist_is_not_found_not_invented(run):
     state, model = await run("Where is `parse_args` defined?")
     assert state["final_answer"] == prompts.NOT_FOUND_NAMED.substitute(
@@ -133,3 +144,15 @@ def test_routing_functions():
     assert n.route_after_input_preprocessor({"is_history_query": True}) == n.CONVERSATION_MEMORY
     assert n.route_after_input_preprocessor({"needs_retrieval": False}) == n.SYNTHESIS
     assert n.route_after_input_preprocessor({}) == n.ROUTER
+
+
+def test_streamed_text_naming_a_file_not_shown_waits_for_the_final_check():
+    from frontdesk.assistants.codeqa.answers.compose import citations_release
+
+    block = {"path": "pkg/client.py", "start_line": 1, "end_line": 30, "code": "x",
+             "symbol": "", "chunk_id": "c", "notes": [], "cited": [[1, 30]]}  # fmt: skip
+    state = {"expanded_chunks": [block]}
+    assert citations_release(state, "Retries happen in pkg/client.py:13-16.")
+    assert citations_release(state, "It is in the client.py file.")
+    assert not citations_release(state, "It lives in web/static/js/sources.js.")
+    assert not citations_release(state, "See pkg/retry.py:1-9.")

@@ -42,7 +42,10 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
         text = _listing(state, ctx, repo_id, output["ask"])
     if text is None:
-        text = await _written(state, ctx, blocks)
+        text = _without_unshown_files(await _written(state, ctx, blocks), blocks, ctx, repo_id)
+        if not text:
+            text = _not_found(state, repo_id)
+            blocks = []
     answer, citations = check_citations(text, blocks)
     if blocks and not citations:
         # Every answer says where: if it cited nothing itself, the blocks it names (a function,
@@ -55,6 +58,34 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
         "citations": [_citation_dict(c) for c in citations],
         "messages": [AIMessage(content=answer)],
     }
+
+
+# A path with a folder and an extension, not followed by ":line" (those are citations).
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?![\w/]|:\d)")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def _without_unshown_files(
+    text: str, blocks: list[ContextBlock], ctx: CodeQAContext, repo_id: str
+) -> str:
+    """The model's text without the sentences that name a file it was not shown (one that
+    exists elsewhere in the repository, or one that does not exist at all): the answer says
+    only where the code it saw is. Empty when nothing else is left."""
+    shown = {b.path for b in blocks}
+    symbols = ctx.repository(repo_id).symbols
+
+    def unshown(sentence: str) -> bool:
+        return any(
+            not set(symbols.files_named(m.group(1))) & shown for m in _PATH.finditer(sentence)
+        )
+
+    sentences = [p for p in _SENTENCE.split(text) if p.strip()]
+    kept = [p for p in sentences if not unshown(p)]
+    if len(kept) == len(sentences):
+        return text
+    logger.info("left out %d sentence(s) naming files the answer was not shown",
+                len(sentences) - len(kept))  # fmt: skip
+    return " ".join(kept).strip()
 
 
 def _named_first(answer: str, blocks: list[ContextBlock]) -> list[ContextBlock]:
@@ -76,6 +107,11 @@ def citations_release(state: dict[str, Any], text: str) -> bool:
     """Whether streamed text may be shown now: every citation in it is one of the shown
     blocks' lines (a wrong one waits for the checked final answer)."""
     blocks = [_block(b) for b in state.get("expanded_chunks") or []]
+    shown = {b.path for b in blocks}
+    for match in _PATH.finditer(text):  # a file it was not shown waits for the final check
+        path = match.group(1).strip("./")
+        if not any(s == path or s.endswith("/" + path) for s in shown):
+            return False
     checked, _ = check_citations(text, blocks)
     return checked == text.strip()
 
