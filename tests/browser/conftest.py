@@ -252,6 +252,14 @@ def send(page, text: str) -> None:
     box.press("Enter")
 
 
+def ask(page, question: str):
+    """Send `question` and wait until its answer is done (a real service: up to 30 s)."""
+    send(page, question)
+    answer = assistant_messages(page).last
+    expect(answer).to_have_attribute("data-status", "done", timeout=30_000)
+    return answer
+
+
 def wait_for_answer(page, text: str):
     last = assistant_messages(page).last
     expect(last.locator(".bubble-text")).to_have_text(text)

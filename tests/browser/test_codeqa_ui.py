@@ -15,7 +15,7 @@ from frontdesk.assistants.codeqa.service import build_service, open_index
 from frontdesk.config import Settings
 from frontdesk.runtime import Models
 
-from .conftest import LiveServer, assistant_messages, expect, open_page, send
+from .conftest import LiveServer, ask, expect, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -71,13 +71,6 @@ def codeqa_page(browser, codeqa_server, problems):
     page = open_page(browser, codeqa_server, problems)
     yield page
     page.context.close()
-
-
-def ask(page, question: str):
-    send(page, question)
-    answer = assistant_messages(page).last
-    expect(answer).to_have_attribute("data-status", "done", timeout=30_000)
-    return answer
 
 
 def test_the_picker_chooses_the_repository_and_citations_open_the_cited_lines(codeqa_page):

@@ -15,7 +15,7 @@ from frontdesk.config import Settings
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models
 
-from .conftest import LiveServer, assistant_messages, expect, open_page, send
+from .conftest import LiveServer, ask, expect, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -51,13 +51,6 @@ def concierge_page(browser, concierge_server, problems):
     page = open_page(browser, concierge_server, problems, real_accounts=True)
     yield page
     page.context.close()
-
-
-def ask(page, question: str):
-    send(page, question)
-    answer = assistant_messages(page).last
-    expect(answer).to_have_attribute("data-status", "done", timeout=30_000)
-    return answer
 
 
 def test_chips_are_the_items_used_and_open_their_details(concierge_page):
@@ -99,7 +92,9 @@ def test_chips_are_the_items_used_and_open_their_details(concierge_page):
 
     # Worked out from no item: nothing to show as a source.
     answer = ask(page, ABSENT_Q)
-    expect(answer.locator(".bubble-text")).to_have_text("Mohegan Sun does not have a bowling alley.")
+    expect(answer.locator(".bubble-text")).to_have_text(
+        "Mohegan Sun does not have a bowling alley."
+    )
     expect(answer.locator(".sources")).to_have_count(0)
 
 

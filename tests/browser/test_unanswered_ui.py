@@ -33,7 +33,9 @@ def test_an_unanswered_question_is_shown_and_can_be_asked_again(
         page.get_by_role("button", name="Past conversations").click()
         page.locator("#history-panel").get_by_role("button", name="Dinner plans").click()
         unanswered = assistant_messages(page).last
-        note = "Not answered: the assistant stopped before it could answer. Regenerate to ask again."
+        note = (
+            "Not answered: the assistant stopped before it could answer. Regenerate to ask again."
+        )
         expect(page.locator("#messages .bubble-text")).to_have_text(
             [DINNER_Q, "Try Salt & Pine.", POOL_Q, note]
         )

@@ -16,8 +16,8 @@ the first time (`prepare_repositories`)."""
 from __future__ import annotations
 
 import json
-import statistics
 import tarfile
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +31,7 @@ from frontdesk.assistants.codeqa.repository import Repository
 from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve, route_question
 from frontdesk.assistants.codeqa.retrieval.search import SearchSettings
 from frontdesk.errors import FrontdeskError
+from frontdesk.eval.metrics import percentile
 
 __all__ = ["RetrievalCase", "load_cases", "prepare_repositories", "run_retrieval", "score"]
 
@@ -125,10 +126,10 @@ def metrics_of(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("file_hit@1", "file_hit@5", "mrr@10", "symbol_hit@5"):
         figures[key] = mean(key, rows)
     figures["fast_path_rate"] = mean("fast_path", rows)
-    times = sorted(r["seconds"] * 1000 for r in rows)
+    times = [r["seconds"] * 1000 for r in rows]
     if times:
-        figures["retrieval_p50_ms"] = round(statistics.median(times), 2)
-        figures["retrieval_p95_ms"] = round(times[min(len(times) - 1, int(0.95 * len(times)))], 2)
+        figures["retrieval_p50_ms"] = round(percentile(times, 50), 2)
+        figures["retrieval_p95_ms"] = round(percentile(times, 95), 2)
     figures["by_style"] = {
         style: {k: mean(k, [r for r in rows if r["style"] == style])
                 for k in ("file_hit@5", "symbol_hit@5")}
@@ -142,18 +143,31 @@ def metrics_of(rows: list[dict[str, Any]]) -> dict[str, Any]:
     return figures
 
 
+def shipped_archive(repo_id: str, sdists: Path = REPOS_DIR) -> Path | None:
+    """The shipped sdist (`<repo_id>-<version>.tar.gz`) of a labelled set's repository."""
+    found = sorted(sdists.glob(f"{repo_id}-*.tar.gz"))
+    return found[-1] if found else None
+
+
+def unpacked(archive: Path, folder: Path) -> Path:
+    """`archive` unpacked into `folder` once: its top folder. Unpacked beside, then moved, so
+    an interrupted run leaves no half a copy to be reused."""
+    root = folder / archive.name.removesuffix(".tar.gz")
+    if not root.is_dir():
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=folder) as scratch:
+            with tarfile.open(archive) as tar:
+                tar.extractall(scratch, filter="data")
+            (Path(scratch) / root.name).rename(root)
+    return root
+
+
 def prepare_repositories(index: CodeIndex, folder: Path, sdists: Path = REPOS_DIR) -> list[str]:
-    """Unpack each shipped sdist (`<name>-<version>.tar.gz`) into `folder` once and index it
-    as `<name>` (incrementally: a second run embeds nothing)."""
+    """Unpack each shipped sdist into `folder` once and index it as `<name>` (incrementally:
+    a second run embeds nothing)."""
     ids = []
     for archive in sorted(sdists.glob("*.tar.gz")):
-        top = archive.name.removesuffix(".tar.gz")
-        name = top.rsplit("-", 1)[0]
-        root = folder / top
-        if not root.is_dir():
-            folder.mkdir(parents=True, exist_ok=True)
-            with tarfile.open(archive) as tar:
-                tar.extractall(folder, filter="data")
-        index.index(root, name)
+        name = archive.name.removesuffix(".tar.gz").rsplit("-", 1)[0]
+        index.index(unpacked(archive, folder), name)
         ids.append(name)
     return ids

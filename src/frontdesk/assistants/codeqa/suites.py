@@ -15,18 +15,17 @@ folder, so they do not join the repositories a person asks about), else the inde
 from __future__ import annotations
 
 import re
-import statistics
-import tempfile
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
 from frontdesk.assistants.codeqa.evaluation import (
-    REPOS_DIR,
     RetrievalCase,
     load_cases,
     run_retrieval,
+    shipped_archive,
+    unpacked,
 )
 from frontdesk.assistants.codeqa.indexing.indexer import CodeIndex
 from frontdesk.assistants.codeqa.repository import Repositories, UnknownRepository
@@ -34,6 +33,7 @@ from frontdesk.assistants.codeqa.retrieval.search import SearchSettings
 from frontdesk.assistants.codeqa.settings import CodeQASettings
 from frontdesk.assistants.plugin import EvalTarget
 from frontdesk.config import Settings
+from frontdesk.eval.metrics import percentile
 from frontdesk.eval.progress import progress_bar
 from frontdesk.eval.suites import SuiteResult
 from frontdesk.runtime import Models
@@ -41,11 +41,6 @@ from frontdesk.runtime import Models
 __all__ = ["answers_target", "retrieval_target"]
 
 NAME = "codeqa"
-
-
-def _shipped(repo_id: str) -> Path | None:
-    found = sorted(REPOS_DIR.glob(f"{repo_id}-*.tar.gz"))
-    return found[-1] if found else None
 
 
 class EvalRepositories:
@@ -64,27 +59,18 @@ class EvalRepositories:
             outside_code_embed_chars=own.outside_code_embed_chars,
         )
         self.shipped = Repositories(shipped, own.map_tokens)
-        self.unpacked = settings.data_dir / "eval" / NAME / "repos"
+        self.unpacked_dir = settings.data_dir / "eval" / NAME / "repos"
 
     def prepare(self, repo_ids: set[str]) -> None:
         """Index the shipped repositories the cases name (only what changed), or fail
         naming a repository that is neither indexed nor shipped."""
-        import tarfile
-
         for repo_id in sorted(repo_ids):
-            archive = _shipped(repo_id)
+            archive = shipped_archive(repo_id)
             if archive is None:
                 if repo_id not in self.main.known():
                     raise UnknownRepository(repo_id, self.main.known())
                 continue
-            root = self.unpacked / archive.name.removesuffix(".tar.gz")
-            if not root.is_dir():
-                # Unpacked beside, then moved: an interrupted run leaves no half a copy.
-                self.unpacked.mkdir(parents=True, exist_ok=True)
-                with tempfile.TemporaryDirectory(dir=self.unpacked) as scratch:
-                    with tarfile.open(archive) as tar:
-                        tar.extractall(scratch, filter="data")
-                    (Path(scratch) / root.name).rename(root)
+            root = unpacked(archive, self.unpacked_dir)
             with progress_bar(f"indexing {repo_id}", 1) as advance:
                 self.shipped.index.index(root, repo_id)
                 advance()
@@ -195,7 +181,7 @@ def answers_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     passed = [bool(r["cites_gold_file"]) and r["names_gold_symbol"] is not False for r in rows]
     total = sum(r["citations_total"] for r in rows)
-    times = sorted(r["seconds"] for r in rows)
+    times = [r["seconds"] for r in rows]
     figures = {
         "cases": len(rows),
         "pass_rate": round(sum(passed) / len(rows), 3) if rows else None,
@@ -208,6 +194,6 @@ def answers_metrics(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "fast_path_rate": share("fast_path"),
     }
     if times:
-        figures["p50_s"] = round(statistics.median(times), 2)
-        figures["p95_s"] = round(times[min(len(times) - 1, int(0.95 * len(times)))], 2)
+        figures["p50_s"] = round(percentile(times, 50), 2)
+        figures["p95_s"] = round(percentile(times, 95), 2)
     return figures
