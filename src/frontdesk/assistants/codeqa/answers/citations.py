@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
 
-__all__ = ["Citation", "check_citations"]
+__all__ = ["Citation", "check_citations", "mentioned_paths"]
 
 # A path (with a dot in its last part, or a slash) then :line or :start-end; optionally in
 # backticks or brackets.
@@ -22,6 +22,14 @@ _CITATION = re.compile(
     r"(?P<path>(?:[\w.-]+/)*[\w.-]+\.[A-Za-z0-9]{1,8}|(?:[\w.-]+/)+[\w.-]+)"
     r":(?P<start>\d{1,7})(?:\s*[-–]\s*(?P<end>\d{1,7}))?"
 )
+
+# A path with a folder and an extension, not followed by ":line" (that is a citation).
+_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?![\w/]|:\d)")
+
+
+def mentioned_paths(text: str) -> list[str]:
+    """The file paths `text` names without a line (`web/static/js/sources.js`)."""
+    return [m.group(1).strip("./") for m in _PATH.finditer(text)]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,11 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.codeqa import prompts
-from frontdesk.assistants.codeqa.answers.citations import Citation, check_citations
+from frontdesk.assistants.codeqa.answers.citations import (
+    Citation,
+    check_citations,
+    mentioned_paths,
+)
 from frontdesk.assistants.codeqa.context import CodeQAContext
 from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
@@ -60,8 +64,6 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     }
 
 
-# A path with a folder and an extension, not followed by ":line" (those are citations).
-_PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?![\w/]|:\d)")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -75,9 +77,7 @@ def _without_unshown_files(
     symbols = ctx.repository(repo_id).symbols
 
     def unshown(sentence: str) -> bool:
-        return any(
-            not set(symbols.files_named(m.group(1))) & shown for m in _PATH.finditer(sentence)
-        )
+        return any(not set(symbols.files_named(path)) & shown for path in mentioned_paths(sentence))
 
     sentences = [p for p in _SENTENCE.split(text) if p.strip()]
     kept = [p for p in sentences if not unshown(p)]
@@ -108,8 +108,7 @@ def citations_release(state: dict[str, Any], text: str) -> bool:
     blocks' lines (a wrong one waits for the checked final answer)."""
     blocks = [_block(b) for b in state.get("expanded_chunks") or []]
     shown = {b.path for b in blocks}
-    for match in _PATH.finditer(text):  # a file it was not shown waits for the final check
-        path = match.group(1).strip("./")
+    for path in mentioned_paths(text):  # a file it was not shown waits for the final check
         if not any(s == path or s.endswith("/" + path) for s in shown):
             return False
     checked, _ = check_citations(text, blocks)
