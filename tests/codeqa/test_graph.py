@@ -156,3 +156,19 @@ def test_streamed_text_naming_a_file_not_shown_waits_for_the_final_check():
     assert citations_release(state, "It is in the client.py file.")
     assert not citations_release(state, "It lives in web/static/js/sources.js.")
     assert not citations_release(state, "See pkg/retry.py:1-9.")
+
+
+def test_usages_outside_the_shown_code_are_named_by_file_never_as_empty_citations():
+    from types import SimpleNamespace
+
+    from frontdesk.assistants.codeqa.answers.compose import _listing
+    from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
+
+    usages = [SimpleNamespace(path="a.py", line=3), SimpleNamespace(path="b.py", line=40)]
+    symbols = SimpleNamespace(usages=lambda name: usages, definitions=lambda name: [])
+    repo = SimpleNamespace(symbols=symbols)
+    ctx = SimpleNamespace(repository=lambda repo_id: repo)
+    state = {"router_output": {"retrieval_requests": [{"symbols": ["load"]}]}}
+    shown = [ContextBlock("a.py", 1, 10, "code", "f", "c1", [], [(1, 10)])]
+    text = _listing(state, ctx, "r", "usages", shown)
+    assert text == "`load` is used in:\n- a.py:3\n- also in `b.py`"

@@ -44,7 +44,7 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     if not blocks:
         text = _not_found(state, repo_id)
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
-        text = _listing(state, ctx, repo_id, output["ask"])
+        text = _listing(state, ctx, repo_id, output["ask"], blocks)
     if text is None:
         text = _without_unshown_files(await _written(state, ctx, blocks), blocks, ctx, repo_id)
         if not text:
@@ -88,6 +88,10 @@ def _without_unshown_files(
     return " ".join(kept).strip()
 
 
+def _shows(blocks: list[ContextBlock], path: str, line: int) -> bool:
+    return any(b.path == path and any(a <= line <= z for a, z in b.cited) for b in blocks)
+
+
 def _named_first(answer: str, blocks: list[ContextBlock]) -> list[ContextBlock]:
     """The blocks whose definition the answer names first, then those whose file it names,
     each group in retrieval order."""
@@ -124,7 +128,9 @@ def _not_found(state: CodeQAState, repo_id: str) -> str:
     return prompts.NOT_FOUND.substitute(repo=repo_id)
 
 
-def _listing(state: CodeQAState, ctx: CodeQAContext, repo_id: str, ask: str) -> str | None:
+def _listing(
+    state: CodeQAState, ctx: CodeQAContext, repo_id: str, ask: str, blocks: list[ContextBlock]
+) -> str | None:
     """Where the named symbols are defined, or where they are used: from the symbol index,
     no model. None when the request named only files (the model explains those)."""
     repo = ctx.repository(repo_id)
@@ -136,12 +142,19 @@ def _listing(state: CodeQAState, ctx: CodeQAContext, repo_id: str, ask: str) -> 
     for name in names:
         definitions = repo.symbols.definitions(name)
         if ask == "usages":
-            usages = repo.symbols.usages(name)[:MAX_LISTED]
+            usages = repo.symbols.usages(name)
             if not usages:
                 lines.append(f"`{name}` is not called anywhere else in the repository.")
                 continue
+            # Cited only where the answer shows the code; the rest named by file.
+            shown = [u for u in usages if _shows(blocks, u.path, u.line)][:MAX_LISTED]
+            others = sorted({u.path for u in usages if u not in shown} - {u.path for u in shown})
             lines.append(f"`{name}` is used in:")
-            lines += [f"- {u.path}:{u.line}" for u in usages]
+            lines += [f"- {u.path}:{u.line}" for u in shown]
+            if others:
+                lines.append("- also in " + ", ".join(f"`{path}`" for path in others[:MAX_LISTED])
+                             + (f" and {len(others) - MAX_LISTED} more files"
+                                if len(others) > MAX_LISTED else ""))  # fmt: skip
             continue
         head = "is defined in" if len(definitions) == 1 else "is defined in these places:"
         lines.append(f"`{name}` {head}")
