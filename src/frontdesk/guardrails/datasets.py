@@ -1,7 +1,7 @@
 """The labelled injection data the guard is trained and measured on, shipped in `data/`.
 
 Every file is JSONL, one `{"text", "label": injection|benign|unsafe, "source"}` per line.
-`data/README.md` names each file's origin and license. The held-out file is never trained on.
+`data/README.md` names each file's origin and license. The held-out files are never trained on.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ DATA_DIR = Path(__file__).parent / "data"
 # What the learned layer trains on, in this order (the order fixes the weights bit for bit).
 TRAINING_FILES = ("injection_dev.jsonl", "project_sets.jsonl", "written_train.jsonl")
 # Own rows written before any tuning: reported beside the tuning figures, never trained on.
-HELDOUT_FILE = "written_heldout.jsonl"
+# The code questions were written before the guard was trained on any (issue 17).
+HELDOUT_FILES = ("written_heldout.jsonl", "written_heldout_code.jsonl")
 LABELS = ("injection", "benign", "unsafe")
 # Payloads that read as harmless requests on their own ("Recommend a good book"): attacks only
 # when hidden in a document, so they are measured embedded (screening) and never trained on.
@@ -67,7 +68,7 @@ def training_rows(data_dir: Path = DATA_DIR) -> list[LabelledRow]:
 
 
 def heldout_rows(data_dir: Path = DATA_DIR) -> list[LabelledRow]:
-    return load_rows(data_dir / HELDOUT_FILE)
+    return [row for name in HELDOUT_FILES for row in load_rows(data_dir / name)]
 
 
 def trainable(row: LabelledRow) -> bool:
