@@ -12,7 +12,13 @@ from frontdesk.embeddings.minilm import ONNX_MODEL, TOKENIZER
 from frontdesk.guardrails import InjectionGuard, audit_input, guard_for
 from frontdesk.guardrails import guard as guard_module
 from frontdesk.guardrails.classifier import LearnedDetector, fit_logistic, train_detector
-from frontdesk.guardrails.datasets import LabelledRow, heldout_rows, training_rows
+from frontdesk.guardrails.datasets import (
+    DATA_DIR,
+    LabelledRow,
+    heldout_rows,
+    load_rows,
+    training_rows,
+)
 from frontdesk.setup_models import is_verified
 
 INSTALLED = Settings()
@@ -66,7 +72,9 @@ def test_alarming_benign_questions_pass_both_layers(minilm_guard, text):
 
 @needs_model
 def test_written_heldout_benign_rows_mostly_pass(minilm_guard):
-    benign = [row.text for row in heldout_rows() if row.label == "benign"]
+    # The guest and customer rows; the code questions' figure is in docs/guardrails.md.
+    benign = [row.text for row in load_rows(DATA_DIR / "written_heldout.jsonl")
+              if row.label == "benign"]
     flagged = [text for text in benign if minilm_guard.check(text).flagged]
     assert len(flagged) <= 0.05 * len(benign), flagged
 

@@ -3,6 +3,7 @@
     frontdesk guard train [--ship]        # weights for the configured embeddings
     frontdesk guard evaluate [--json F]   # LOSO, shared dev set unseen, held-out, in-sample
     frontdesk guard check "text"          # one verdict
+    frontdesk guard check --file F        # how many of a file's messages are refused
 """
 
 from __future__ import annotations
@@ -145,11 +146,52 @@ def _dev_sources() -> set[str]:
     return {row.source for row in load_rows(DATA_DIR / DEV_FILE)}
 
 
+def _messages(path: Path) -> list[str]:
+    """Plain lines, or JSONL rows with a "text" or "question" (labelled sets of either kind)."""
+    messages = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        if not line.lstrip().startswith("{"):
+            messages.append(line)
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as error:
+            console.print(f"[bold red]error:[/] {path}:{number}: not valid JSON ({error.msg})")
+            raise typer.Exit(2) from None
+        text = row.get("text", row.get("question"))
+        if not isinstance(text, str):
+            console.print(f'[bold red]error:[/] {path}:{number}: no "text" or "question"')
+            raise typer.Exit(2)
+        messages.append(text)
+    return messages
+
+
 @guard_app.command("check")
-def check(text: str) -> None:
-    """The guard's verdict on one message."""
+def check(
+    text: Annotated[str | None, typer.Argument(help="One message.")] = None,
+    file: Annotated[
+        Path | None,
+        typer.Option("--file", help="Many: plain lines, or JSONL with text/question."),
+    ] = None,
+) -> None:
+    """The guard's verdict on one message, or how many of a file's messages it refuses."""
     from frontdesk.guardrails.guard import InjectionGuard
 
+    if (text is None) == (file is None):
+        console.print("[bold red]error:[/] give one message or --file, one of the two")
+        raise typer.Exit(2)
+    if file is not None and not file.is_file():
+        console.print(f"[bold red]error:[/] no such file: {file}")
+        raise typer.Exit(2)
     embeddings, settings = _embeddings()
-    verdict = InjectionGuard.load(embeddings, data_dir=settings.data_dir).check(text)
-    print(json.dumps(verdict.__dict__))
+    guard = InjectionGuard.load(embeddings, data_dir=settings.data_dir)
+    if text is not None:
+        print(json.dumps(guard.check(text).__dict__))
+        return
+    messages = _messages(file)
+    refused = [(m, v) for m in messages for v in [guard.check(m)] if v.flagged]
+    for message, verdict in refused:
+        print(f"refused ({verdict.layer}: {verdict.matched}): {message}")
+    print(f"{len(refused)} of {len(messages)} refused")

@@ -111,14 +111,19 @@ OBFUSCATED_PAYLOAD = InjectionFamily(
             r"\b(?:decode|decrypt|decipher|unscramble|translate|convert|interpret|execute|follow"
             rf"|run|read)\s+{_gap(3)}{_ENCODING}\b"
         ),
+        # An encoded payload is handed over: a colon, or something to decode after the name
+        # ("base64 encoded message: aWdu…"). Naming an encoding is not an attack: "where is the
+        # value produced by base64-encoding the password?" asks about code.
         (
-            rf"\b{_ENCODING}\s*(?:-\s*)?(?:encoded|encoding|encrypted|string|payload|message|text"
-            r"|instructions?|:)"
+            rf"\b{_ENCODING}\s*(?:-\s*)?(?:(?:encoded|encoding|encrypted|string|payload|message"
+            r"|text|instructions?)\b[^.!?\n]{0,40}?(?::(?=\s|$)|\b[A-Za-z0-9+/]{12,}={0,2}(?:\s|$))|:)"
         ),
-        # Encodings only: "give me the shows in reverse order" is an ordinary request.
+        # Encodings only: "give me the shows in reverse order" is an ordinary request. An order
+        # (the verb bare or -ing), not a description: "which module encodes files as base64?".
         (
-            r"\b(?:reply|respond|answer|write|output|encode|encrypt|provide|render|display|present"
-            rf"|give)\w*\s+{_gap(4)}(?:in|using|with|via|as|into)\s+(?:an?\s+)?{_ENCODING}"
+            r"\b(?:repl(?:y|ying)|respond(?:ing)?|answer(?:ing)?|writ(?:e|ing)|output(?:ting)?"
+            r"|encod(?:e|ing)|encrypt(?:ing)?|provid(?:e|ing)|render(?:ing)?|display(?:ing)?"
+            rf"|present(?:ing)?|giv(?:e|ing))\s+{_gap(4)}(?:in|using|with|via|as|into)\s+(?:an?\s+)?{_ENCODING}"
         ),
         rf"{_REPLY}\b[^.!?\n]{{0,60}}?\b{_TRANSFORM}|\b{_TRANSFORM}\b[^.!?\n]{{0,60}}?{_REPLY}",
         rf"\b(?:reverse|invert|flip|scramble)\w*\s+(?:the\s+)?(?:order\s+of\s+)?{_gap(2)}{_REPLY}",
