@@ -148,3 +148,16 @@ def test_line_numbers_count_only_newlines():
     assert lines_covered(result.chunks) == [1, 2, 3, 4]
     (f,) = result.symbols.definitions[1:]
     assert (f.name, f.start_line, f.end_line) == ("f", 3, 4)
+
+
+def test_a_long_docstring_is_cut_evenly_never_leaving_a_small_tail():
+    body = "".join(
+        f"Line {i} of the module's long explanation, kept in the docs.\n" for i in range(22)
+    )
+    text = f'"""{body}"""\n\nimport os\n'
+    chunks = chunk_file(repo_file("mod.py"), text, budget=800).chunks
+    doc = [c for c in chunks if c.start_line <= 23]
+    sizes = [sum(len(line.replace(" ", "")) for line in c.code.splitlines()) for c in doc]
+    assert len(doc) == 2 and all(size <= 800 for size in sizes)
+    assert min(sizes) >= 0.8 * max(sizes), sizes  # greedy would leave 800 + 300
+    assert lines_covered(chunks) == list(range(1, text.count("\n") + 1))

@@ -64,3 +64,18 @@ def test_a_method_comes_with_its_class_header_and_its_siblings(tmp_path, small_r
     # A tight budget still lets the best hit in, and nothing after it.
     blocks = expand([method, *documents], documents, budget_chars=40)
     assert len(blocks) == 1 and len(blocks[0].code) <= 40
+
+
+def test_mentioned_paths_finds_paths_and_bare_file_names_but_not_calls_or_products():
+    from frontdesk.assistants.codeqa.answers.citations import mentioned_paths
+
+    text = (
+        "The add function in sources.js renders it (see web/static/js/app.js). "
+        "Install Node.js, call response.json() or read session.json. Version 2.34, e.g. this. "
+        "Edit config.toml and README.md; pkg/client.py:13-16 is a citation."
+    )
+    assert mentioned_paths(text) == [
+        "web/static/js/app.js", "sources.js", "session.json", "config.toml", "README.md",
+    ]  # fmt: skip
+    # `json` is a name the code defines: `session.json` is then an attribute, not a file.
+    assert "session.json" not in mentioned_paths(text, is_attribute=lambda name: name == "json")

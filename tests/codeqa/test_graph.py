@@ -108,6 +108,14 @@ async def test_a_sentence_naming_a_file_the_answer_was_not_shown_is_left_out(run
     state, _ = await run("how are failed requests retried?", reply=invented, thread="t2")
     assert state["final_answer"] == prompts.NOT_FOUND.substitute(repo="small")
     assert state["citations"] == []
+    # A bare file name too: one that exists nowhere, or only outside what was shown.
+    for thread, bare in (("t3", "It is in sources.js, in add."), ("t4", "See config.py.")):
+        state, _ = await run("how are failed requests retried?", reply=bare, thread=thread)
+        assert state["final_answer"] == prompts.NOT_FOUND.substitute(repo="small"), bare
+    # A shown file by its name stays; so does a call that only looks like a file name.
+    kept = "Retries happen in client.py. The caller reads response.json() from get_json()."
+    state, _ = await run("how are failed requests retried?", reply=kept, thread="t5")
+    assert state["final_answer"].startswith(kept)
 
 
 async def test_code_that_does_not_exist_is_not_found_not_invented(run):

@@ -9,7 +9,7 @@ chunks (the issue's citation precision of 1.0), whatever the model writes."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
@@ -25,11 +25,33 @@ _CITATION = re.compile(
 
 # A path with a folder and an extension, not followed by ":line" (that is a citation).
 _PATH = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+\.[A-Za-z0-9]{1,8})(?![\w/]|:\d)")
+# A file name without a folder (`sources.js`), only with an extension that names source, docs
+# or config, and not called (`response.json()` is a method).
+_FILE_EXTENSIONS = (
+    "py|pyi|js|mjs|cjs|jsx|ts|tsx|go|rs|java|c|h|cc|cpp|hpp|md|rst|toml|ya?ml|json|ini|cfg"
+    "|sh|rb|php|kt|swift|sql|html|css|vue"
+)
+_FILE_NAME = re.compile(
+    rf"(?<![\w/.-])([\w-]+\.(?:{_FILE_EXTENSIONS}))(?![\w/(-]|\.\w|:\d)", re.IGNORECASE
+)
+# Products named like files.
+_PRODUCTS = frozenset({"node.js", "next.js", "nuxt.js", "vue.js", "react.js", "three.js", "d3.js",
+                       "chart.js", "express.js", "angular.js", "ember.js", "backbone.js"})  # fmt: skip
 
 
-def mentioned_paths(text: str) -> list[str]:
-    """The file paths `text` names without a line (`web/static/js/sources.js`)."""
-    return [m.group(1).strip("./") for m in _PATH.finditer(text)]
+def mentioned_paths(
+    text: str, *, is_attribute: Callable[[str], bool] = lambda name: False
+) -> list[str]:
+    """The files `text` names without a line: paths (`web/static/js/sources.js`) and bare
+    file names (`sources.js`). `is_attribute(name)` says the part after the dot is a name the
+    code defines or uses (`session.json` may be an attribute, not a file)."""
+    paths = [m.group(1).strip("./") for m in _PATH.finditer(text)]
+    for match in _FILE_NAME.finditer(text):
+        name = match.group(1)
+        if name.lower() in _PRODUCTS or is_attribute(name.rsplit(".", 1)[1]):
+            continue
+        paths.append(name)
+    return paths
 
 
 @dataclass(frozen=True)
@@ -70,8 +92,8 @@ def check_citations(answer: str, blocks: Sequence[ContextBlock]) -> tuple[str, l
         return str(citation)
 
     text = _CITATION.sub(fix, answer)
-    # A removed citation leaves "()" or "see ." behind: tidy what it left.
-    text = re.sub(r"\(\s*[,;]?\s*\)|\[\s*\]|``", "", text)
+    # A removed citation leaves "()" or "see ." behind: tidy what it left (a call's "()" stays).
+    text = re.sub(r"(?<![\w)\]])\(\s*[,;]?\s*\)|\[\s*\]|``", "", text)
     text = re.sub(r"[ \t]+([.,;:])", r"\1", re.sub(r"[ \t]{2,}", " ", text))
     return text.strip(), cited
 

@@ -76,8 +76,12 @@ def _without_unshown_files(
     shown = {b.path for b in blocks}
     symbols = ctx.repository(repo_id).symbols
 
+    def is_attribute(name: str) -> bool:
+        return bool(symbols.definitions(name) or symbols.usages(name))
+
     def unshown(sentence: str) -> bool:
-        return any(not set(symbols.files_named(path)) & shown for path in mentioned_paths(sentence))
+        named = mentioned_paths(sentence, is_attribute=is_attribute)
+        return any(not set(symbols.files_named(path)) & shown for path in named)
 
     sentences = [p for p in _SENTENCE.split(text) if p.strip()]
     kept = [p for p in sentences if not unshown(p)]

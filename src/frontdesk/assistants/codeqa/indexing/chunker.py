@@ -211,15 +211,31 @@ def _merge(spans: list[tuple[int, int]], sizes: _LineSizes, budget: int) -> list
 
 
 def _windows(first: int, last: int, sizes: _LineSizes, budget: int) -> list[tuple[int, int]]:
-    """Lines `first`..`last` in runs within budget (a single longer line is a run of its own)."""
-    spans = []
+    """Lines `first`..`last` in runs within budget (a single longer line is a run of its own),
+    as even as the lines allow: a docstring's last four lines are not a chunk of their own."""
+    greedy = []
     start = first
     for line in range(first, last + 1):
         if line > start and sizes.of_lines(start, line) > budget:
-            spans.append((start, line - 1))
+            greedy.append((start, line - 1))
             start = line
-    spans.append((start, last))
-    return spans
+    greedy.append((start, last))
+    if len(greedy) < 2:
+        return greedy
+    target = sizes.of_lines(first, last) / len(greedy)
+    even = []
+    start = first
+    for line in range(first, last + 1):
+        if len(even) == len(greedy) - 1:
+            break
+        # Cut before `line` when the run without it is nearer the target than with it.
+        if line > start and (sizes.of_lines(start, line) - target) > (
+            target - sizes.of_lines(start, line - 1)
+        ):
+            even.append((start, line - 1))
+            start = line
+    even.append((start, last))
+    return even if all(sizes.of_lines(a, b) <= budget or a == b for a, b in even) else greedy
 
 
 def _markdown_spans(lines: list[str], budget: int) -> list[tuple[int, int]]:
