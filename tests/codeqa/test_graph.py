@@ -180,3 +180,36 @@ def test_usages_outside_the_shown_code_are_named_by_file_never_as_empty_citation
     shown = [ContextBlock("a.py", 1, 10, "code", "f", "c1", [], [(1, 10)])]
     text = _listing(state, ctx, "r", "usages", shown)
     assert text == "`load` is used in:\n- a.py:3\n- also in `b.py`"
+
+
+async def test_a_looping_model_answer_keeps_each_sentence_once(run):
+    loop = "Retries happen in pkg/client.py:17-25, in _fetch. " * 4 + "Retries happen in pkg/cl"
+    state, _ = await run("how are failed requests retried?", reply=loop)
+    assert state["final_answer"].startswith("Retries happen in pkg/client.py:17-25, in _fetch.")
+    assert state["final_answer"].count("Retries happen") == 1
+
+
+def test_streamed_text_that_repeats_itself_waits_for_the_final_answer():
+    from frontdesk.assistants.codeqa.answers.compose import citations_release
+
+    block = {"path": "pkg/client.py", "start_line": 1, "end_line": 30, "code": "x",
+             "symbol": "", "chunk_id": "c", "notes": [], "cited": [[1, 30]]}  # fmt: skip
+    state = {"expanded_chunks": [block]}
+    once = "The client retries a failed request three times. "
+    assert citations_release(state, once)
+    assert not citations_release(state, once * 2)
+
+
+def test_not_found_names_where_the_words_appear_outside_the_code():
+    from frontdesk.assistants.codeqa.answers.compose import _not_found
+
+    state = {
+        "user_query": "Where is the payroll export to SAP implemented?",
+        "retrieval_metadata": {"mentioned_only_in": ["docs/tickets.md", "data/demo.yaml"]},
+    }
+    assert _not_found(state, "small") == prompts.MENTIONED_ONLY_IN.substitute(
+        repo="small", files="docs/tickets.md, data/demo.yaml"
+    )
+    assert _not_found({"user_query": "Where is X?"}, "small") == prompts.NOT_FOUND.substitute(
+        repo="small"
+    )

@@ -150,3 +150,32 @@ def test_code_is_embedded_whole_tests_and_docs_by_their_start(
     again = CodeIndex(tmp_path / "index", embeddings, "rec", outside_code_embed_chars=80)
     report = again.index(small_repo, "small")
     assert 0 < report.added < report.chunks and report.removed == report.added
+
+
+def test_words_found_only_outside_the_code_do_not_answer_a_question_asking_for_code(
+    code_index, tmp_path
+):
+    from frontdesk.assistants.codeqa.repository import open_repository
+    from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve, route_question
+    from frontdesk.assistants.codeqa.retrieval.search import SearchSettings
+
+    from .conftest import SMALL_REPO
+
+    tickets = "# Tickets\n\nTicket 7: the nightly payroll export to SAP failed again.\n"
+    code_index.index(write_repo(tmp_path / "r", {**SMALL_REPO, "docs/tickets.md": tickets}), "r")
+    repo = open_repository(code_index, "r")
+
+    def ask(question: str):
+        # A threshold no hash-embedding similarity reaches: only the words can open the gate.
+        return retrieve(route_question(question, repo), repo, top_k=5,
+                        search=SearchSettings(), min_similarity=2.0)  # fmt: skip
+
+    asked_for_code = ask("Where is the payroll export to SAP implemented?")
+    assert asked_for_code.chunks == []
+    assert asked_for_code.metadata["mentioned_only_in"] == ["docs/tickets.md"]
+    # Asked about the text itself, the same words are the evidence.
+    asked_for_text = ask("the ticket on the nightly payroll export to SAP")
+    assert [d.metadata["path"] for d in asked_for_text.chunks][:1] == ["docs/tickets.md"]
+    # Words found in code still answer a question asking for code.
+    in_code = ask("Where is the function that decodes the JSON body implemented?")
+    assert in_code.chunks or in_code.metadata.get("mentioned_only_in") is None

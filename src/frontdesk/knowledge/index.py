@@ -114,8 +114,21 @@ class KeywordIndex:
         Short keyword queries ("soaking tub", "pai gow and sic bo") can sit below the dense
         relevance threshold while naming exactly what a document says; this is their evidence.
         """
+        return bool(self.full_matches(query, limit=1))
+
+    def full_matches(self, query: str, *, limit: int | None = None) -> list[Document]:
+        """The documents that hold every term of `query` (at most `limit`), in index order:
+        what `has_full_match` found, for a caller that weighs where the words are."""
         terms = set(self.query_terms(query))
-        return bool(terms) and any(terms <= doc_terms for doc_terms in self._terms)
+        if not terms:
+            return []
+        found = []
+        for document, doc_terms in zip(self.documents, self._terms, strict=True):
+            if terms <= doc_terms:
+                found.append(document)
+                if limit is not None and len(found) >= limit:
+                    break
+        return found
 
     def scores(self, query: str) -> np.ndarray:
         """Every document's BM25 score for `query`, in document order (zeros when no term

@@ -70,8 +70,9 @@ class Repository:
         keyword, dense = knowledge.searches(self.repo_id)
         return hybrid_search(request, keyword, dense, vector, k, settings)
 
-    def has_full_keyword_match(self, query: str) -> bool:
-        return self.index.knowledge.keyword_index(self.repo_id).has_full_match(query)
+    def full_keyword_matches(self, query: str, limit: int = 20) -> list[Document]:
+        """Chunks holding every term of `query`."""
+        return self.index.knowledge.keyword_index(self.repo_id).full_matches(query, limit=limit)
 
     def chunks_defining(self, hit: SymbolHit) -> list[Document]:
         """The chunk that holds a definition's first line."""

@@ -10,6 +10,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.repetition import repeats, without_repeats
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.citations import (
@@ -46,7 +47,8 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
         text = _listing(state, ctx, repo_id, output["ask"], blocks)
     if text is None:
-        text = _without_unshown_files(await _written(state, ctx, blocks), blocks, ctx, repo_id)
+        written = without_repeats(await _written(state, ctx, blocks))
+        text = _without_unshown_files(written, blocks, ctx, repo_id)
         if not text:
             text = _not_found(state, repo_id)
             blocks = []
@@ -114,6 +116,8 @@ def _named_first(answer: str, blocks: list[ContextBlock]) -> list[ContextBlock]:
 def citations_release(state: dict[str, Any], text: str) -> bool:
     """Whether streamed text may be shown now: every citation in it is one of the shown
     blocks' lines (a wrong one waits for the checked final answer)."""
+    if repeats(text):  # a looping model: the final answer keeps each sentence once
+        return False
     blocks = [_block(b) for b in state.get("expanded_chunks") or []]
     shown = {b.path for b in blocks}
     for path in mentioned_paths(text):  # a file it was not shown waits for the final check
@@ -129,6 +133,9 @@ def _not_found(state: CodeQAState, repo_id: str) -> str:
     if match:
         name = (match.group(1) or match.group(2)).removesuffix("()")
         return prompts.NOT_FOUND_NAMED.substitute(name=f"`{name}`", repo=repo_id)
+    mentions = (state.get("retrieval_metadata") or {}).get("mentioned_only_in")
+    if mentions:
+        return prompts.MENTIONED_ONLY_IN.substitute(repo=repo_id, files=", ".join(mentions))
     return prompts.NOT_FOUND.substitute(repo=repo_id)
 
 

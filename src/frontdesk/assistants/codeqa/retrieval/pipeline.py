@@ -20,6 +20,7 @@ __all__ = ["Retrieved", "retrieve", "route_question"]
 USAGES_SHOWN = 5
 DEFINITIONS_SHOWN = 2
 FILE_CHUNKS_SHOWN = 2
+MENTIONS_SHOWN = 3
 _SOURCE_WORDS = {
     "test": re.compile(r"\btests?\b|\btested\b|\bunit\s+tests?\b|\bpytest\b", re.IGNORECASE),
     "doc": re.compile(r"\b(?:docs?|documentation|readme|guide)\b", re.IGNORECASE),
@@ -36,6 +37,17 @@ _HANDLES = re.compile(
     r"generat\w*|render\w*|handl\w*|validat\w*)\b",
     re.IGNORECASE,
 )
+
+
+# "Where is the payroll export implemented?" asks for code: words found only in docs, data
+# or config are not evidence that the code exists (the analyst's demo tickets mention a
+# payroll export to SAP; a 0.5B model then described a `get` method that "exports to SAP").
+_ASKS_FOR_CODE = re.compile(
+    r"\b(?:implement\w*|handl\w*|defin\w*|comput\w*|calculat\w*|function|method|class|"
+    r"module|code)\b",
+    re.IGNORECASE,
+)
+_CODE_TYPES = frozenset({"code", "test"})
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,7 @@ def retrieve(
     searched: list[Document] = []
     metadata: dict[str, Any] = {"bm25_count": 0, "dense_count": 0, "filters": []}
     best = -1.0
+    mentions: list[str] = []  # files outside the code that hold every word of a request
     for request in output.get("retrieval_requests") or []:
         result = repo.search(
             RetrievalRequest(
@@ -113,7 +126,14 @@ def retrieve(
         metadata["dense_count"] += result.dense_count
         metadata["filters"].append(result.filter_used)
         best = max(best, result.best_similarity)
-        if repo.has_full_keyword_match(request["query"]):
+        if _ASKS_FOR_CODE.search(output.get("cleaned_query") or request["query"]):
+            # The words that say "code" are the question's frame, not what the code is about.
+            holders = repo.full_keyword_matches(_ASKS_FOR_CODE.sub(" ", request["query"]))
+            if any(d.metadata.get("source_type") in _CODE_TYPES for d in holders):
+                best = max(best, min_similarity)
+            else:
+                mentions.extend(d.metadata.get("path", "") for d in holders)
+        elif repo.full_keyword_matches(request["query"], limit=1):
             best = max(best, min_similarity)
     found: dict[str, Document] = {}
     for document in [*named, *searched]:
@@ -121,4 +141,6 @@ def retrieve(
     chunks = list(found.values())[: top_k + len(named)]
     covered = bool(named) or best >= min_similarity
     metadata.update(best_similarity=round(best, 4), no_context=not covered, named=len(named))
+    if not covered and mentions:
+        metadata["mentioned_only_in"] = list(dict.fromkeys(mentions))[:MENTIONS_SHOWN]
     return Retrieved(chunks if covered else [], metadata)
