@@ -179,3 +179,36 @@ def test_words_found_only_outside_the_code_do_not_answer_a_question_asking_for_c
     # Words found in code still answer a question asking for code.
     in_code = ask("Where is the function that decodes the JSON body implemented?")
     assert in_code.chunks or in_code.metadata.get("mentioned_only_in") is None
+
+
+def test_code_found_far_behind_docs_or_data_does_not_answer_a_question_asking_for_code():
+    from types import SimpleNamespace
+
+    from langchain_core.documents import Document
+
+    from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve
+    from frontdesk.assistants.codeqa.retrieval.search import Hit, SearchResult, SearchSettings
+
+    def hit(path, source_type, similarity):
+        document = Document(page_content="x", id=path,
+                            metadata={"path": path, "source_type": source_type})  # fmt: skip
+        return Hit(document, 0.1, 1, 1, similarity)
+
+    def ask(question, best_code):
+        hits = [hit("data/demo.yaml", "config", 0.48), hit("pkg/client.py", "code", best_code)]
+        repo = SimpleNamespace(
+            search=lambda *a: SearchResult(hits, "none", 2, 2, 2, 0.48, best_code),
+            full_keyword_matches=lambda *a, **k: [],
+        )
+        output = {"cleaned_query": question, "retrieval_requests": [{"query": question}]}
+        return retrieve(output, repo, top_k=5, search=SearchSettings(), min_similarity=0.25)
+
+    # Payroll to SAP: the demo data 0.48, the nearest code 0.31.
+    far = ask("Where is the payroll export to SAP implemented?", best_code=0.31)
+    assert far.chunks == [] and far.metadata["mentioned_only_in"] == ["data/demo.yaml"]
+    # Code about as near as the rest answers.
+    near = ask("Where is the payroll export to SAP implemented?", best_code=0.42)
+    assert [d.metadata["path"] for d in near.chunks] == ["data/demo.yaml", "pkg/client.py"]
+    # A question not asking for code is answered from whatever is nearest.
+    plain = ask("What does the demo data say about payroll?", best_code=0.31)
+    assert plain.chunks

@@ -13,7 +13,11 @@ from langchain_core.documents import Document
 
 from frontdesk.assistants.codeqa.repository import Repository, chunk_at
 from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
-from frontdesk.assistants.codeqa.retrieval.search import RetrievalRequest, SearchSettings
+from frontdesk.assistants.codeqa.retrieval.search import (
+    CODE_TYPES,
+    RetrievalRequest,
+    SearchSettings,
+)
 
 __all__ = ["Retrieved", "retrieve", "route_question"]
 
@@ -39,15 +43,18 @@ _HANDLES = re.compile(
 )
 
 
-# "Where is the payroll export implemented?" asks for code: words found only in docs, data
-# or config are not evidence that the code exists (the analyst's demo tickets mention a
-# payroll export to SAP; a 0.5B model then described a `get` method that "exports to SAP").
+# "Where is the X export implemented?" asks for code: words found only in docs, data or config
+# are not evidence that the code exists (seen: a question whose words were only in the analyst's
+# demo tickets, answered by a 0.5B model with a `get` method that "exports" to it).
 _ASKS_FOR_CODE = re.compile(
     r"\b(?:implement\w*|handl\w*|defin\w*|comput\w*|calculat\w*|function|method|class|"
     r"module|code)\b",
     re.IGNORECASE,
 )
-_CODE_TYPES = frozenset({"code", "test"})
+# ... and when the nearest docs, data or config are this much nearer than the nearest code,
+# the code that was found is not about it (that question: 0.48 for the demo data, 0.31 for
+# the nearest code; a question the code answers has its code nearest, or within this).
+CODE_MARGIN = 0.1
 
 
 @dataclass(frozen=True)
@@ -125,16 +132,26 @@ def retrieve(
         metadata["bm25_count"] += result.bm25_count
         metadata["dense_count"] += result.dense_count
         metadata["filters"].append(result.filter_used)
-        best = max(best, result.best_similarity)
-        if _ASKS_FOR_CODE.search(output.get("cleaned_query") or request["query"]):
-            # The words that say "code" are the question's frame, not what the code is about.
-            holders = repo.full_keyword_matches(_ASKS_FOR_CODE.sub(" ", request["query"]))
-            if any(d.metadata.get("source_type") in _CODE_TYPES for d in holders):
+        if not _ASKS_FOR_CODE.search(output.get("cleaned_query") or request["query"]):
+            best = max(best, result.best_similarity)
+            if repo.full_keyword_matches(request["query"], limit=1):
                 best = max(best, min_similarity)
-            else:
-                mentions.extend(d.metadata.get("path", "") for d in holders)
-        elif repo.full_keyword_matches(request["query"], limit=1):
-            best = max(best, min_similarity)
+            continue
+        # The words that say "code" are the question's frame, not what the code is about.
+        holders = repo.full_keyword_matches(_ASKS_FOR_CODE.sub(" ", request["query"]))
+        if any(d.metadata.get("source_type") in CODE_TYPES for d in holders):
+            best = max(best, result.best_similarity, min_similarity)
+        elif result.best_similarity - result.best_code_similarity >= CODE_MARGIN:
+            mentions.extend(d.metadata.get("path", "") for d in holders)
+            mentions.extend(
+                h.metadata.get("path", "")
+                for h in result.hits
+                if h.metadata.get("source_type") not in CODE_TYPES
+                and h.similarity >= result.best_code_similarity + CODE_MARGIN
+            )
+        else:
+            best = max(best, result.best_similarity)
+            mentions.extend(d.metadata.get("path", "") for d in holders)
     found: dict[str, Document] = {}
     for document in [*named, *searched]:
         found.setdefault(document.id or "", document)

@@ -45,6 +45,9 @@ class SearchSettings:
     dense_weight: float = 1.0
 
 
+CODE_TYPES = frozenset({"code", "test"})
+
+
 @dataclass(frozen=True)
 class Hit:
     document: Document
@@ -66,6 +69,7 @@ class SearchResult:
     bm25_count: int
     dense_count: int
     best_similarity: float  # the nearest chunk's cosine, within the filter
+    best_code_similarity: float = -1.0  # the same, over code and test chunks only
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
@@ -97,6 +101,7 @@ def hybrid_search(
         weights=[settings.bm25_weight, settings.dense_weight],
     )
     position = {ids[i]: i for i in (*bm25_order, *dense_order)}
+    code = [i for i in candidates if documents[i].metadata.get("source_type") in CODE_TYPES]
     bm25_rank = {i: r for r, i in enumerate(bm25_order, 1)}
     dense_rank = {i: r for r, i in enumerate(dense_order, 1)}
     # Ties (equal fused scores) by document order, so results are the same run to run.
@@ -118,6 +123,7 @@ def hybrid_search(
         bm25_count=len(bm25_order),
         dense_count=len(dense_order),
         best_similarity=float(similarities[candidates].max()),
+        best_code_similarity=float(similarities[code].max()) if len(code) else -1.0,
     )
 
 
