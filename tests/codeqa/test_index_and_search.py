@@ -190,7 +190,7 @@ def test_code_found_far_behind_docs_or_data_does_not_answer_a_question_asking_fo
     from frontdesk.assistants.codeqa.retrieval.search import Hit, SearchResult, SearchSettings
 
     def hit(path, source_type, similarity):
-        document = Document(page_content="x", id=path,
+        document = Document(page_content="the payroll export to SAP", id=path,
                             metadata={"path": path, "source_type": source_type})  # fmt: skip
         return Hit(document, 0.1, 1, 1, similarity)
 
@@ -212,3 +212,20 @@ def test_code_found_far_behind_docs_or_data_does_not_answer_a_question_asking_fo
     # A question not asking for code is answered from whatever is nearest.
     plain = ask("What does the demo data say about payroll?", best_code=0.31)
     assert plain.chunks
+
+
+def test_a_question_none_of_whose_words_the_repository_holds_is_not_found(code_index, small_repo):
+    from frontdesk.assistants.codeqa.repository import open_repository
+    from frontdesk.assistants.codeqa.retrieval.pipeline import retrieve, route_question
+    from frontdesk.assistants.codeqa.retrieval.search import SearchSettings
+
+    code_index.index(small_repo, "small")
+    repo = open_repository(code_index, "small")
+
+    def ask(question: str):
+        # Any similarity (cosine > -0.99) passes: only the words decide.
+        return retrieve(route_question(question, repo), repo, top_k=5,
+                        search=SearchSettings(), min_similarity=-0.99)  # fmt: skip
+
+    assert ask("Where is the wormhole stabilizer defined?").chunks == []
+    assert ask("Which function decodes the JSON body of a response?").chunks

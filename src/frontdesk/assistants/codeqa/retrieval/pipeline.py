@@ -15,9 +15,11 @@ from frontdesk.assistants.codeqa.repository import Repository, chunk_at
 from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
 from frontdesk.assistants.codeqa.retrieval.search import (
     CODE_TYPES,
+    Hit,
     RetrievalRequest,
     SearchSettings,
 )
+from frontdesk.assistants.codeqa.retrieval.tokenizer import code_terms
 
 __all__ = ["Retrieved", "retrieve", "route_question"]
 
@@ -132,6 +134,8 @@ def retrieve(
         metadata["bm25_count"] += result.bm25_count
         metadata["dense_count"] += result.dense_count
         metadata["filters"].append(result.filter_used)
+        if not _words_found(request["query"], result.hits):
+            continue  # near in meaning, yet none of its words: nothing in the repository
         if not _ASKS_FOR_CODE.search(output.get("cleaned_query") or request["query"]):
             best = max(best, result.best_similarity)
             if repo.full_keyword_matches(request["query"], limit=1):
@@ -161,3 +165,20 @@ def retrieve(
     if not covered and mentions:
         metadata["mentioned_only_in"] = list(dict.fromkeys(mentions))[:MENTIONS_SHOWN]
     return Retrieved(chunks if covered else [], metadata)
+
+
+def _words_found(query: str, hits: list[Hit]) -> bool:
+    """Whether one of the hits holds two of the question's own words (its one word, if it has
+    one): MiniLM puts any question about code near some code ("where is the wormhole
+    stabilizer defined?": 0.3, over the gate), and the 0.5B model then places the wormhole in
+    it. Every labelled question has two of its words in a retrieved chunk; of six about
+    things the repository lacks, none did."""
+    words = set(code_terms(_ASKS_FOR_CODE.sub(" ", query)))
+    if not words:
+        return True
+    needed = min(2, len(words))
+    return any(
+        len(words & set(code_terms(f"{h.metadata.get('path', '')} {h.document.page_content}")))
+        >= needed
+        for h in hits
+    )
