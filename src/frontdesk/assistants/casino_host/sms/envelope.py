@@ -1,0 +1,62 @@
+"""The whole text path of an agent reply, for the graph's persona_envelope node to call.
+
+Order: sanitize (leaks and markdown out first, so no later rule reads them) -> after-model
+filters (compliance decides on the model's words) -> style -> split into SMS. The safe gaming
+fallback goes through style and split like any reply.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from frontdesk.assistants.casino_host.sms.change import Change, rules_of
+from frontdesk.assistants.casino_host.sms.filters import filter_reply
+from frontdesk.assistants.casino_host.sms.gsm import fold_lookalikes
+from frontdesk.assistants.casino_host.sms.persona import apply_style, sanitize
+from frontdesk.assistants.casino_host.sms.segment import split_sms
+
+
+@dataclass(frozen=True)
+class ShapedReply:
+    """What to send: `parts` are the SMS in order (empty when nothing sendable is left, and
+    the caller sends its static fallback); `text` is the styled reply before splitting."""
+
+    parts: tuple[str, ...]
+    text: str
+    changes: tuple[Change, ...]
+    fallback_used: bool
+
+    @property
+    def rules(self) -> set[str]:
+        return rules_of(self.changes)
+
+
+def shape_reply(
+    text: str,
+    *,
+    agent: str,
+    guest_name: str | None = None,
+    emoji_allowed: bool = False,
+    first_message: bool = False,
+    language: str = "en",
+    max_parts: int | None = None,
+) -> ShapedReply:
+    """Sanitize, filter, style and split one agent reply. `max_parts` defaults to 1 for a
+    first message and 2 otherwise (StyledReply.max_parts)."""
+    changes: list[Change] = []
+    sanitized = sanitize(text)
+    if sanitized.split() != text.split():
+        changes.append(Change("sanitize", "removed leaked labels, state or markdown"))
+    filtered = filter_reply(sanitized, agent=agent, language=language)
+    changes.extend(filtered.changes)
+    styled = apply_style(
+        filtered.text,
+        guest_name=guest_name,
+        emoji_allowed=emoji_allowed,
+        first_message=first_message,
+    )
+    changes.extend(styled.changes)
+    parts = split_sms(styled.text, max_parts=max_parts or styled.max_parts)
+    if " ".join(parts).split() != fold_lookalikes(styled.text).split():
+        changes.append(Change("length", f"shortened to fit {len(parts)} SMS"))
+    return ShapedReply(tuple(parts), styled.text, tuple(changes), filtered.fallback_used)

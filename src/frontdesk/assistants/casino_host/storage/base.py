@@ -1,0 +1,198 @@
+"""What every part of the store shares: the engine and sessions, the tenant check, the clock,
+phone hashing and encryption, and de-identified audit rows written inside a caller's
+transaction."""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self, TypeVar
+
+from sqlalchemy import select
+from sqlalchemy.engine import URL
+from sqlalchemy.orm import Session, sessionmaker
+
+from frontdesk.assistants.casino_host.storage.engine import describe, guarded, make_engine
+from frontdesk.assistants.casino_host.storage.errors import (
+    AuditContentError,
+    GuestNotFound,
+    MissingCasinoId,
+)
+from frontdesk.assistants.casino_host.storage.migrate import upgrade_engine
+from frontdesk.assistants.casino_host.storage.phone import (
+    E164_IN_TEXT,
+    PhoneCipher,
+    PhoneHasher,
+    log_hash,
+)
+from frontdesk.assistants.casino_host.storage.records import valid_casino_id
+from frontdesk.assistants.casino_host.storage.settings import CasinoHostStorageSettings
+from frontdesk.assistants.casino_host.storage.tables import AuditRow, GuestRow
+from frontdesk.config import Settings, get_settings
+from frontdesk.db_url import database_url
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Keys that would carry what a guest wrote (or their number) into the audit log.
+FORBIDDEN_AUDIT_KEYS = frozenset(
+    {
+        "text",
+        "message",
+        "message_text",
+        "body",
+        "content",
+        "raw_text",
+        "opt_in_raw_text",
+        "phone",
+        "phone_number",
+        "e164",
+    }
+)
+
+
+def require_casino_id(casino_id: object) -> str:
+    if casino_id is None or casino_id == "":
+        raise MissingCasinoId("casino_id is required: every storage call is scoped to a casino")
+    if not valid_casino_id(casino_id):
+        raise MissingCasinoId(
+            "casino_id must be 1-64 letters, digits, '_', '.' or '-' (no ':'), got "
+            f"{type(casino_id).__name__}"
+        )
+    return casino_id  # type: ignore[return-value]
+
+
+def public(method: F) -> F:
+    """A store method callers use: its casino_id is checked before anything touches the
+    database, and a lost database becomes StorageUnavailable."""
+    signature = inspect.signature(method)
+    scoped = "casino_id" in signature.parameters
+    inner = guarded(method)
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if scoped:
+            try:
+                bound = signature.bind_partial(self, *args, **kwargs)
+            except TypeError:
+                bound = None  # a malformed call: the method itself raises the TypeError
+            if bound is not None:
+                require_casino_id(bound.arguments.get("casino_id"))
+        return inner(self, *args, **kwargs)
+
+    wrapper.tenant_scoped = scoped  # type: ignore[attr-defined]
+    return wrapper  # type: ignore[return-value]
+
+
+def moment(now: datetime | None) -> datetime:
+    """`now`, or the current UTC time; a naive datetime is refused."""
+    if now is None:
+        return datetime.now(UTC)
+    if now.tzinfo is None or now.tzinfo.utcoffset(now) is None:
+        raise ValueError("now must be timezone-aware (use datetime.now(UTC))")
+    return now
+
+
+def check_audit_details(details: Mapping[str, Any]) -> dict[str, Any]:
+    """Audit rows are de-identified at write time (X3): no message text, no phone number."""
+
+    def visit(value: Any, path: str) -> None:
+        if isinstance(value, Mapping):
+            for key, inner in value.items():
+                if str(key).lower() in FORBIDDEN_AUDIT_KEYS:
+                    raise AuditContentError(f"audit details may not carry {path}{key}")
+                visit(inner, f"{path}{key}.")
+        elif isinstance(value, list | tuple):
+            for index, inner in enumerate(value):
+                visit(inner, f"{path}{index}.")
+        elif isinstance(value, str) and E164_IN_TEXT.search(value):
+            raise AuditContentError(f"audit details at {path.rstrip('.')} contain a phone number")
+
+    visit(details, "")
+    try:
+        return json.loads(json.dumps(dict(details)))
+    except (TypeError, ValueError) as exc:
+        raise AuditContentError(f"audit details must be JSON: {exc}") from exc
+
+
+class StoreBase:
+    def __init__(
+        self,
+        url: str | Path | URL | None = None,
+        *,
+        phone_pepper: str | bytes | None = None,
+        phone_keys: list[str] | tuple[str, ...] | None = None,
+        settings: Settings | None = None,
+        migrate: bool = True,
+    ):
+        """`url`: SQLAlchemy URL or SQLite path (default: the settings'). `migrate`: run the
+        Alembic upgrade now (raises StorageUnavailable when the database is down)."""
+        settings = settings or get_settings()
+        storage = CasinoHostStorageSettings.of(settings)
+        self.url = database_url(url) if url is not None else storage.url(settings)
+        self.database = describe(self.url)
+        self.engine = make_engine(self.url)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        pepper = phone_pepper if phone_pepper is not None else storage.pepper()
+        self._hasher = PhoneHasher(pepper)
+        configured = storage.encryption_keys() if storage.phone_keys else None
+        keys: list[str | bytes] = list(phone_keys or configured or [pepper])
+        self._cipher = PhoneCipher(keys)
+        if migrate:
+            self.upgrade()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.database})"
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @guarded
+    def upgrade(self) -> None:
+        """Apply pending migrations (idempotent)."""
+        upgrade_engine(self.engine)
+
+    def _begin(self) -> Any:
+        return self._sessions.begin()
+
+    @staticmethod
+    def _guest(session: Session, casino_id: str, guest_uuid: str) -> GuestRow:
+        row = session.scalar(
+            select(GuestRow).where(
+                GuestRow.casino_id == casino_id, GuestRow.guest_uuid == guest_uuid
+            )
+        )
+        if row is None:
+            raise GuestNotFound(f"no guest {guest_uuid} in casino {casino_id}")
+        return row
+
+    @staticmethod
+    def _add_audit(
+        session: Session,
+        casino_id: str,
+        event: str,
+        *,
+        phone_hash: str | None,
+        details: Mapping[str, Any],
+        now: datetime,
+    ) -> AuditRow:
+        if not event or len(event) > 64:
+            raise AuditContentError("audit event must be 1-64 characters")
+        row = AuditRow(
+            casino_id=casino_id,
+            event=event,
+            guest_hash=log_hash(phone_hash) if phone_hash else None,
+            details=check_audit_details(details),
+            created_at=now,
+        )
+        session.add(row)
+        return row

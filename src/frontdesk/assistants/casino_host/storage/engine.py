@@ -1,0 +1,96 @@
+"""Engines, and turning a lost database into `StorageUnavailable`.
+
+SQLite: every transaction starts with BEGIN IMMEDIATE. pysqlite's default deferred transaction
+reads first and asks for the write lock later; in WAL mode that upgrade fails at once ("database
+is locked", no busy wait) when another writer committed in between, which is exactly the
+two-first-messages race. Taking the write lock up front makes writers queue on busy_timeout
+instead. SQLite therefore serialises this store's transactions: fine for one host process;
+PostgreSQL is the production database.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+from frontdesk.assistants.casino_host.storage.errors import StorageUnavailable
+
+SQLITE_BUSY_MS = 30_000
+CONNECT_TIMEOUT_S = 5
+REASON_CHARS = 200
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def describe(url: URL) -> str:
+    """The database as messages may name it: never with its password."""
+    return url.render_as_string(hide_password=True)
+
+
+def make_engine(url: URL) -> Engine:
+    if url.get_backend_name() == "sqlite":
+        if url.database in (None, "", ":memory:"):
+            # Each pooled connection would get its own empty database.
+            raise ValueError("the casino host needs a SQLite file, not an in-memory database")
+        try:
+            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        except OSError:
+            pass  # the first connection reports it, as StorageUnavailable
+        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+        return engine
+    connect_args: dict[str, Any] = {}
+    if url.get_backend_name() == "postgresql":
+        connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
+    # pre_ping: after a database restart the pool hands out a fresh connection, not a dead one.
+    return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN itself
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.close()
+
+
+def _sqlite_begin(connection: Any) -> None:
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def unavailable(database: str, exc: BaseException) -> StorageUnavailable:
+    cause = getattr(exc, "orig", None) or exc
+    lines = str(cause).strip().splitlines() or [type(cause).__name__]
+    return StorageUnavailable(database, lines[0][:REASON_CHARS])
+
+
+def is_unavailable(exc: BaseException) -> bool:
+    if isinstance(exc, OperationalError | InterfaceError | PoolTimeout):
+        return True
+    return isinstance(exc, DBAPIError) and exc.connection_invalidated
+
+
+def guarded(method: F) -> F:
+    """Raise StorageUnavailable (naming `self.database`) when the database cannot be reached."""
+
+    @functools.wraps(method)
+    def wrapper(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except DBAPIError as exc:
+            if is_unavailable(exc):
+                raise unavailable(self.database, exc) from exc
+            raise
+        except PoolTimeout as exc:
+            raise unavailable(self.database, exc) from exc
+
+    return wrapper  # type: ignore[return-value]
