@@ -1,0 +1,83 @@
+"""The casino host's state (seed §1.3, feature map WP2 item 5).
+
+`messages` is the only field carried across turns (through the checkpointer); every other field
+belongs to one inbound message and is reset by `turn_state` at its start, so a retry's feedback
+from a dining turn can never leak into the next turn (the seed's v1 bug)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.messages import HumanMessage
+from langgraph.graph.message import add_messages
+
+# The seed's time format for the agents' prompts (L305).
+CURRENT_TIME_FORMAT = "%A, %B %d, %Y %I:%M %p %Z"
+
+
+class CasinoHostState(TypedDict, total=False):
+    # Carried across turns.
+    messages: Annotated[list, add_messages]
+
+    # Who and where (set at entry; X1, X2).
+    casino_id: str
+    guest_uuid: str
+    message_type: str  # sms | mms | web
+
+    # Per turn: the compliance gate (items 6-12).
+    compliance_outcome: str | None  # pass | annotate | blocked | safety
+    guardrail_hits: list[dict[str, str]]  # every hit: {"layer", "pattern_id"}
+    escalation_triggered: str | None  # severity P0-P3, or None
+
+    # Per turn: the router (item 13, D5).
+    query_type: (
+        str | None
+    )  # greeting | domain_query | off_topic | ambiguous | identity_check | sensitive
+    router_confidence: float
+    domain: str | None
+    language: str  # en | es
+
+    # Per turn: the agents, validation and the reply.
+    active_agent: str | None
+    retrieved_context: list[dict[str, Any]]
+    validation_result: str | None  # PASS | RETRY | FAIL
+    retry_count: int
+    skip_validation: bool
+    retry_feedback: str | None
+    current_time: str
+    extracted_fields: dict[str, Any]
+    whisper_plan: dict[str, Any] | None
+    delay_seconds: float
+    sms_segments: list[str]
+
+
+def turn_state(message: str, *, now: datetime, casino_id: str, guest_uuid: str,
+               language: str = "en", message_type: str = "sms") -> dict[str, Any]:  # fmt: skip
+    """A fresh turn: the guest's message and every per-turn field at its start value."""
+    if now.tzinfo is None:
+        raise ValueError("now must carry its time zone (the casino's clock)")
+    return {
+        "messages": [HumanMessage(content=message)],
+        "casino_id": casino_id,
+        "guest_uuid": guest_uuid,
+        "message_type": message_type,
+        "compliance_outcome": None,
+        "guardrail_hits": [],
+        "escalation_triggered": None,
+        "query_type": None,
+        "router_confidence": 0.0,
+        "domain": None,
+        "language": language,
+        "active_agent": None,
+        "retrieved_context": [],
+        "validation_result": None,
+        "retry_count": 0,
+        "skip_validation": False,
+        "retry_feedback": None,
+        "current_time": now.strftime(CURRENT_TIME_FORMAT),
+        "extracted_fields": {},
+        "whisper_plan": None,
+        "delay_seconds": 0.0,
+        "sms_segments": [],
+    }
