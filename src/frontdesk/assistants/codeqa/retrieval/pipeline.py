@@ -169,10 +169,10 @@ def retrieve(
 
 def _words_found(query: str, hits: list[Hit]) -> bool:
     """Whether one of the hits holds two of the question's own words (its one word, if it has
-    one): MiniLM puts any question about code near some code ("where is the wormhole
-    stabilizer defined?": 0.3, over the gate), and the 0.5B model then places the wormhole in
-    it. Every labelled question has two of its words in a retrieved chunk; of six about
-    things the repository lacks, none did."""
+    one): MiniLM puts any question about code near some code (0.3 for a made-up device's name,
+    over the gate), and the 0.5B model then places the device in it. Every labelled question
+    has two of its words in a retrieved chunk; of six about things the repository lacks, none
+    did. (Example phrases stay out of this comment: the repository indexes itself.)"""
     words = set(code_terms(_ASKS_FOR_CODE.sub(" ", query)))
     if not words:
         return True
