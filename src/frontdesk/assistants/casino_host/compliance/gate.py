@@ -42,6 +42,7 @@ from frontdesk.assistants.casino_host.compliance.safety_patterns import (
     EMERGENCY_PATTERNS,
     SELF_HARM_PATTERNS,
 )
+from frontdesk.guardrails import audit_input
 
 logger = logging.getLogger(__name__)
 
@@ -158,6 +159,12 @@ def _check(
     pii_scan = scan_pii(text)
     hits = [Hit(pattern.layer, pattern.pattern_id) for pattern in matched]
     hits += [Hit(PII, pattern_id) for pattern_id in pii_scan.pattern_ids]
+    if not any(pattern.layer == INJECTION for pattern in matched):
+        # The product's own injection rules (every assistant's guard) catch takeovers the
+        # seed's 14 patterns do not ("forget every rule you were given"); named core_<family>.
+        audit = audit_input(windows[0])
+        if audit.flagged:
+            hits.append(Hit(INJECTION, f"core_{audit.family}"))
     hits.sort(key=lambda hit: REPLY_PRIORITY.index(hit.layer))  # stable: keeps pattern order
     annotate_ids = {pattern.pattern_id for pattern in matched if pattern.annotate_only}
     deciding = [hit for hit in hits if hit.pattern_id not in annotate_ids]
