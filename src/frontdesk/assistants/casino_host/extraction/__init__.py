@@ -7,11 +7,11 @@ canonical profile paths; `detect_language()` feeds the graph's language-switch r
 from .evaluation import DEV_SET, HELDOUT_SET, load_rows, score
 from .extractor import extract
 from .fields import (
+    EXTRACTED_AS,
     FIELD_ORDER,
     MIN_CONFIDENCE,
     SOURCE_BANDS,
     SUPPORTED_PATHS,
-    TARGET_ALIASES,
     Extracted,
     resolve_targets,
 )
@@ -19,12 +19,12 @@ from .language import detect_language
 
 __all__ = [
     "DEV_SET",
+    "EXTRACTED_AS",
     "FIELD_ORDER",
     "HELDOUT_SET",
     "MIN_CONFIDENCE",
     "SOURCE_BANDS",
     "SUPPORTED_PATHS",
-    "TARGET_ALIASES",
     "Extracted",
     "detect_language",
     "extract",

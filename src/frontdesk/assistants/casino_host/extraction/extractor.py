@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
+from frontdesk.assistants.casino_host.profile.profile_field import clamp_to_source
+
 from .companions import Companion, find_companions
 from .dates import find_visit_date
 from .dining import find_budget, find_cuisines, find_dietary, find_kids_menu
@@ -19,7 +21,6 @@ from .fields import (
     LIST_PATHS,
     MIN_CONFIDENCE,
     Extracted,
-    clamp_confidence,
     resolve_targets,
 )
 from .language import detect_language, find_language_request
@@ -116,7 +117,7 @@ def _merge(message: Message, hits: list[Hit]) -> list[Extracted]:
             Extracted(
                 path=path,
                 value=best.value,
-                confidence=clamp_confidence(best.confidence, best.source),
+                confidence=clamp_to_source(best.confidence, best.source),
                 source=best.source,  # type: ignore[arg-type]
                 evidence=message.evidence(best.start, best.end),
             )
@@ -144,7 +145,7 @@ def _merge_list(message: Message, path: str, hits: list[Hit]) -> Extracted:
     return Extracted(
         path=path,
         value=values,
-        confidence=clamp_confidence(weakest.confidence, weakest.source),
+        confidence=clamp_to_source(weakest.confidence, weakest.source),
         source=weakest.source,  # type: ignore[arg-type]
         evidence=evidence,
     )

@@ -5,16 +5,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from frontdesk.assistants.casino_host.profile.fields import (
+    SOURCE_CONFIDENCE_RANGES,
+    UnknownFieldError,
+    resolve,
+)
+
 Source = Literal["self_reported", "contextual_extraction"]
 
 SELF_REPORTED: Source = "self_reported"
 CONTEXTUAL: Source = "contextual_extraction"
 
-# Source bands from the ProfileField schema (seed L1925-1931); D18: clamp into the band.
+# The bands this extractor's two sources may claim: the profile's own table (D18).
 SOURCE_BANDS: dict[str, tuple[float, float]] = {
-    SELF_REPORTED: (0.85, 1.0),
-    CONTEXTUAL: (0.65, 0.85),
-}
+    source: SOURCE_CONFIDENCE_RANGES[source] for source in (SELF_REPORTED, CONTEXTUAL)
+}  # type: ignore[misc]
 # Only fields above this are written (seed L13180).
 MIN_CONFIDENCE = 0.5
 
@@ -71,33 +76,12 @@ LIST_PATHS = frozenset(
 
 # Seed field names (L457-460, L13145-13151) accepted as targets. The profile registry owns the
 # full alias table (D19); this is the subset the whisper planner is documented to emit.
-TARGET_ALIASES: dict[str, str] = {
-    "name": NAME,
-    "full_name": FULL_NAME,
-    "email": EMAIL,
-    "language": LANGUAGE,
-    "visit_date": VISIT_DATE,
-    "date_preferences": VISIT_DATE,
-    "party_size": PARTY_SIZE,
-    "companion_count": PARTY_SIZE,
-    "occasion": OCCASION,
-    "occasions": OCCASION,
-    "dietary_restrictions": DIETARY,
-    "cuisine_preferences": CUISINE,
-    "budget_range": BUDGET,
-    "kids_menu_needed": KIDS_MENU,
-    "interests": INTERESTS,
-    "music_preferences": INTERESTS,
-    "accessibility_needs": ACCESSIBILITY,
-    "gaming_level": GAMING_LEVEL,
-    "gaming_type": GAMES,
-    "preferred_games": GAMES,
-    "spa_preferences": SPA_TREATMENTS,
-    "treatments_interested": SPA_TREATMENTS,
-    "companions": COMPANIONS,
-    "companion_preferences": COMPANIONS,
-    "companion_type": COMPANIONS,
-    "kids_ages": COMPANIONS,
+# Registry fields this extractor fills through another path: a child's age is a companion
+# entry ({"relationship": "child", "age": 7}), a date the guest prefers is the visit date.
+# Every other name resolves through the profile registry's aliases (one table, D19).
+EXTRACTED_AS: dict[str, str] = {
+    "visit_context.kids_ages": COMPANIONS,
+    "preferences.entertainment.date_preferences": VISIT_DATE,
 }
 
 
@@ -112,13 +96,9 @@ class Extracted:
     evidence: str
 
 
-def clamp_confidence(confidence: float, source: str) -> float:
-    low, high = SOURCE_BANDS[source]
-    return round(min(high, max(low, confidence)), 3)
-
-
 def resolve_targets(targets: object) -> frozenset[str] | None:
-    """Canonical paths for `targets` (paths or seed aliases); ValueError names unknown ones."""
+    """Canonical paths for `targets` (paths or the registry's aliases); ValueError names
+    unknown ones and ones this extractor cannot fill."""
     if targets is None:
         return None
     if isinstance(targets, str):
@@ -126,10 +106,14 @@ def resolve_targets(targets: object) -> frozenset[str] | None:
     resolved: set[str] = set()
     unknown: list[str] = []
     for target in targets:  # type: ignore[attr-defined]
-        if target in SUPPORTED_PATHS:
-            resolved.add(target)
-        elif target in TARGET_ALIASES:
-            resolved.add(TARGET_ALIASES[target])
+        try:
+            path = resolve(str(target))
+        except UnknownFieldError:
+            unknown.append(str(target))
+            continue
+        path = EXTRACTED_AS.get(path, path)
+        if path in SUPPORTED_PATHS:
+            resolved.add(path)
         else:
             unknown.append(str(target))
     if unknown:

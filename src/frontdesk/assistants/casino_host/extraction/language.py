@@ -4,36 +4,11 @@ from __future__ import annotations
 
 import re
 
+from frontdesk.assistants.casino_host.compliance.language import word_counts
+
 from .fields import LANGUAGE, SELF_REPORTED, STATED_EXPLICITLY
 from .text import Hit, fold
 
-# Function words and SMS staples that are common in one language and rare in the other.
-# Words shared by both ("me", "no", "a", "son", "hotel", "casino") are left out on purpose.
-_SPANISH_WORDS = frozenset(
-    """
-    hola gracias favor por como donde cuando cuanto cuantos cuantas que quiero queremos
-    quisiera tienen tiene tengo tenemos hay para con somos seremos vamos voy estoy estamos
-    esta este estas mi mis tu su sus nuestro nuestra nuestros nuestras el la los las un una
-    unos unas de del y o es pero tambien muy bien buenas buenos dias noches tardes manana
-    hoy sabado domingo viernes lunes martes miercoles jueves senor senora ninos ninas hijos
-    hijas esposa esposo marido habitacion necesito podemos puedo puede hablar espanol ingles
-    soy llamo nombre llegamos llegar ir cena cenar comer comida mesa reserva reservar juego
-    jugar ayuda quieren algo gusta encanta prefiero mejor aqui alli ahora despues antes
-    gente personas ella ellos usted ustedes claro vale sabes saber quien porque pues
-    entonces tambien alguna ningun
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-_ENGLISH_WORDS = frozenset(
-    """
-    the and is are was were we i you my our your to for of in at with what when where how
-    can could do does did have has had will would should please thanks thank hi hello hey
-    this that it be there table dinner tomorrow tonight im i'm we're it's i'll we'll just
-    from get want need book any some about would like love going coming be been they them he
-    she his her him us if or but not yes yeah okay which who why here today weekend room
-    show night morning evening afternoon kids wife husband party people time see
-    """.split()  # noqa: SIM905 - a word list reads better as text
-)
-_WORD = re.compile(r"[a-z']+")
 _SPANISH_PUNCTUATION = re.compile(r"[¿¡ñÑ]")
 
 
@@ -42,11 +17,8 @@ def detect_language(text: str) -> str | None:
 
     The graph applies the "two consecutive messages in the other language" rule on top.
     """
-    folded = fold(text)
-    words = _WORD.findall(folded)
-    spanish = sum(word in _SPANISH_WORDS for word in words)
+    spanish, english, _ = word_counts(fold(text))
     spanish += len(_SPANISH_PUNCTUATION.findall(text))
-    english = sum(word in _ENGLISH_WORDS for word in words)
     if spanish == english:
         return None
     return "es" if spanish > english else "en"

@@ -111,7 +111,7 @@ _ROWS: tuple[tuple, ...] = (
     ("visit_context.planned_visit_date", "date", "visit_date", "visit_date", _HOST, _P,
      "visit_planning", ("visit_date", "planned_visit_date", "arrival_date")),
     ("visit_context.party_size", "int", "party_size", "party_size", _HOST, _P, "visit_planning",
-     ("party_size", "group_size")),
+     ("party_size", "group_size", "companion_count")),
     ("visit_context.occasion", "text", "special_occasion", "occasions", _HOST, _P,
      "visit_planning", ("occasion", "occasions", "special_occasion")),
     # Children travel with the guest: companion details (item 33 rank 8), picked up by dining
