@@ -104,8 +104,9 @@ def ask(
         typer.Option(
             "--scope",
             "--repo",
-            help="Which of the assistant's collections the question is about (codeqa: an "
-            "indexed repository's id).",
+            "--casino",
+            help="Which of the assistant's collections the question is about: an indexed "
+            "repository's id, a casino's id.",
         ),
     ] = None,
 ) -> None:

@@ -21,7 +21,12 @@ out = Console(highlight=False, soft_wrap=True)
 AssistantOpt = Annotated[str | None, typer.Option("--assistant", "-a", help="Assistant name.")]
 UserIdOpt = Annotated[
     str | None,
-    typer.Option("--user-id", help="The customer the assistant acts for, e.g. u123."),
+    typer.Option(
+        "--user-id",
+        "--guest",
+        help="The customer the assistant acts for: an id such as u123, or a guest's phone "
+        "number such as +18605550123.",
+    ),
 ]
 
 
@@ -30,7 +35,10 @@ def check_user_id(user_id: str | None) -> None:
     from frontdesk.server.schemas import USER_ID_PATTERN
 
     if user_id is not None and not re.fullmatch(USER_ID_PATTERN, user_id):
-        raise fail("--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-'")
+        raise fail(
+            "--user-id must be 2-64 characters of letters, digits, '_', '.', '@' or '-', after "
+            "an optional '+' (a phone number in E.164)"
+        )
 
 
 def settings_for(assistant: str | None = None) -> Settings:
@@ -75,7 +83,6 @@ def setup_logging(settings: Settings) -> None:
     )
 
 
-
 async def with_service(settings: Settings, work):
     from frontdesk.agentkit import permissions
     from frontdesk.assistants.registry import load_services
@@ -97,5 +104,3 @@ def thread_id_of(thread: str | None) -> str:
         return str(uuid.UUID(thread))
     except ValueError:
         raise fail(f"--thread must be a UUID, got {thread!r}") from None
-
-

@@ -214,6 +214,7 @@ def _call_arguments() -> dict[str, dict]:
         "unacknowledged_escalations": {},
         "audit": {"event": "sms_inbound", "details": {"message_length": 3}},
         "audit_entries": {},
+        "find_outbound": {"idempotency_key": "reply:1"},
     }
 
 

@@ -48,9 +48,9 @@ NOT_BLANK = described_pattern(
 # The person an assistant acts for (a customer, an end user): an id, never free text.
 USER_ID_PATTERN = re.compile(
     described_pattern(
-        r"^[A-Za-z0-9_.@-]{2,64}$",
-        "must be 2-64 characters of letters, digits, '_', '.', '@' or '-' "
-        "(leave it out when there is no customer)",
+        r"^\+?[A-Za-z0-9_.@-]{2,64}$",
+        "must be 2-64 characters of letters, digits, '_', '.', '@' or '-', after an optional "
+        "'+' (a phone number in E.164); leave it out when there is no customer",
     )
 )
 UUID_PATTERN = described_pattern(

@@ -19,6 +19,10 @@ CURRENT_TIME_FORMAT = "%A, %B %d, %Y %I:%M %p %Z"
 class CasinoHostState(TypedDict, total=False):
     # Carried across turns.
     messages: Annotated[list, add_messages]
+    # Item 14: "ambiguous" or off-topic turns in a row (3: the menu again; 5: a person).
+    unclear_streak: int
+    # Item 37 / D24: fallback replies in a row (2: a person).
+    fallback_streak: int
 
     # Who and where (set at entry; X1, X2).
     casino_id: str
@@ -29,6 +33,10 @@ class CasinoHostState(TypedDict, total=False):
     compliance_outcome: str | None  # pass | annotate | blocked | safety
     guardrail_hits: list[dict[str, str]]  # every hit: {"layer", "pattern_id"}
     escalation_triggered: str | None  # severity P0-P3, or None
+    # Why and who decided it: {"severity", "reason", "source"}; the service files it.
+    escalation_request: dict[str, str] | None
+    responsible_gaming: bool  # the gate saw it: the profile's flag is set, for good
+    security_alert: bool
 
     # Per turn: the router (item 13, D5).
     query_type: (
@@ -37,9 +45,17 @@ class CasinoHostState(TypedDict, total=False):
     router_confidence: float
     domain: str | None
     language: str  # en | es
+    language_switched: bool  # item 44: acknowledged in the reply
 
     # Per turn: the agents, validation and the reply.
     active_agent: str | None
+    handoffs: list[str]  # silent handoffs this turn (Command(goto=...)), in order
+    speaker: str | None  # the node whose reply the guest gets
+    offer: dict[str, Any] | None  # the offer this reply makes (IncentiveDecision + promotion)
+    offer_flags: list[str]  # offers named without a $ value that match no promotion (audited)
+    used_tools: list[str]
+    model_failed: bool  # the model did not answer (breaker open, error): the fallback answers
+    envelope_changes: list[str]  # the persona envelope's rules that changed the reply
     retrieved_context: list[dict[str, Any]]
     validation_result: str | None  # PASS | RETRY | FAIL
     retry_count: int
@@ -65,11 +81,22 @@ def turn_state(message: str, *, now: datetime, casino_id: str, guest_uuid: str,
         "compliance_outcome": None,
         "guardrail_hits": [],
         "escalation_triggered": None,
+        "escalation_request": None,
+        "responsible_gaming": False,
+        "security_alert": False,
         "query_type": None,
         "router_confidence": 0.0,
         "domain": None,
         "language": language,
+        "language_switched": False,
         "active_agent": None,
+        "handoffs": [],
+        "speaker": None,
+        "offer": None,
+        "offer_flags": [],
+        "used_tools": [],
+        "model_failed": False,
+        "envelope_changes": [],
         "retrieved_context": [],
         "validation_result": None,
         "retry_count": 0,

@@ -21,6 +21,9 @@ class Engagement:
     offers_redeemed: int = 0
     escalations: int = 0
     sentiment_trend: str | None = None
+    # The last guest message whose turn was applied to the profile: a retried delivery of
+    # the same message is not counted, extracted or confirmed twice.
+    last_message_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -33,6 +36,7 @@ class Engagement:
             "offers_redeemed": self.offers_redeemed,
             "escalations": self.escalations,
             "sentiment_trend": self.sentiment_trend,
+            "last_message_id": self.last_message_id,
         }
 
     @classmethod

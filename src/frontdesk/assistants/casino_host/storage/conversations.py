@@ -348,3 +348,18 @@ class ConversationStore(StoreBase):
                 .limit(n)
             ).all()
             return [_message(row) for row in reversed(rows)]
+
+    @public
+    def find_outbound(self, casino_id: str, idempotency_key: str) -> StoredMessage | None:
+        """The host message recorded under `idempotency_key`, if any: a retried turn finds
+        the reply it already sent."""
+        key = _key(idempotency_key, "idempotency_key")
+        with self._begin() as session:
+            row = session.scalar(
+                select(MessageRow).where(
+                    MessageRow.casino_id == casino_id,
+                    MessageRow.direction == "outbound",
+                    MessageRow.external_id == key,
+                )
+            )
+            return None if row is None else _message(row)

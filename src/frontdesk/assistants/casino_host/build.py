@@ -1,0 +1,168 @@
+"""Builds the casino host's service from settings: content and its search, the router, the
+storage (casinos registered), the model's circuit breaker, the checkpointer and the graph.
+
+`open_knowledge` and `build_router` stand alone so `frontdesk ingest` and the routing
+evaluation never open the storage or a chat model.
+"""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
+from frontdesk.assistants.casino_host.context import HostServices
+from frontdesk.assistants.casino_host.graph import build_graph
+from frontdesk.assistants.casino_host.nodes.understanding import model_route
+from frontdesk.assistants.casino_host.service import NAME, CasinoHostService
+from frontdesk.assistants.casino_host.settings import CasinoHostSettings
+from frontdesk.assistants.casino_host.storage import Store
+from frontdesk.config import Settings
+from frontdesk.knowledge.ingest import IngestMode, IngestReport
+from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
+from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
+from frontdesk.routing.router import IntentRouter, fast_paths_for
+from frontdesk.runtime import Models
+
+logger = logging.getLogger(__name__)
+
+DATA_DIR = Path(__file__).parent / "data"
+ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+GREETINGS = [
+    (
+        r"(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|hola|buenas|buenos dias|"
+        r"buenas (tardes|noches)|thanks|thank you|gracias)( there| seven)?"
+    )
+]
+
+
+class CasinoKnowledge:
+    """Both casinos' content and search; `frontdesk ingest` indexes every casino."""
+
+    def __init__(self, content: CasinoContent, search: ContentSearch):
+        self.content = content
+        self.search = search
+
+
+@dataclass(frozen=True)
+class CasinoIngestReport:
+    """What `frontdesk ingest` did, casino by casino (a report with `lines()`)."""
+
+    casinos: dict[str, IngestReport | None]
+    items: dict[str, int]
+
+    def lines(self) -> list[str]:
+        lines = []
+        for casino_id, report in self.casinos.items():
+            if report is None:
+                lines.append(f"{casino_id}: {self.items[casino_id]} items, index up to date")
+            else:
+                lines.append(
+                    f"{casino_id}: {report.chunks} chunks from {self.items[casino_id]} items: "
+                    f"{report.added} added, {report.removed} removed ({report.seconds:.1f} s)"
+                )
+        return lines
+
+
+def open_knowledge(
+    settings: Settings, models: Models, *, ingest_mode: IngestMode = "if_changed", progress=None
+) -> tuple[CasinoKnowledge, CasinoIngestReport]:
+    content = CasinoContent.load()
+    search = ContentSearch(
+        content,
+        settings.index_dir(NAME),
+        models.embeddings,
+        models.embeddings_id,
+        ingest_mode=ingest_mode,
+    )
+    reports = {casino_id: search.ingest(casino_id) for casino_id in content.casino_ids}
+    items = {cid: len(content.catalog(cid).all_items()) for cid in content.casino_ids}
+    return CasinoKnowledge(content, search), CasinoIngestReport(reports, items)
+
+
+def build_router(
+    settings: Settings, models: Models, knowledge: Any = None, *, use_llm: bool = True
+) -> IntentRouter:
+    classifier = EmbeddingIntentClassifier(
+        models.embeddings,
+        load_examples(ROUTER_EXAMPLES),
+        cache_dir=settings.index_dir(NAME),
+        embeddings_id=models.embeddings_id,
+    )
+    host = CasinoHostSettings.of(settings)
+    enabled = use_llm and settings.router_llm != "never"
+
+    async def llm_route(text: str) -> tuple[str, float]:
+        return await model_route(models.chat, host.router_timeout_s)(text)
+
+    return IntentRouter(
+        classifier,
+        fast_paths=fast_paths_for("greeting", GREETINGS),
+        llm_route=llm_route if enabled else None,
+        mode=settings.router_llm,
+        min_confidence=settings.router_min_confidence,
+    )
+
+
+def open_store(settings: Settings, content: CasinoContent) -> Store:
+    store = Store.from_settings(settings)
+    for casino_id in content.casino_ids:
+        casino = content.catalog(casino_id).casino
+        store.put_casino(casino_id, name=casino.name, timezone=casino.timezone, state=casino.state)
+    return store
+
+
+def breaker_for(host: CasinoHostSettings, store: Store, content: CasinoContent) -> CircuitBreaker:
+    def audit(old: str, new: str, reason: str) -> None:
+        logger.warning("model circuit %s -> %s (%s)", old, new, reason)
+        if new == "open":
+            for casino_id in content.casino_ids:
+                store.audit(casino_id, "circuit_breaker_opened", details={"reason": reason})
+
+    settings = BreakerSettings(
+        failure_threshold=host.breaker_failures,
+        window_s=host.breaker_window_s,
+        cooldown_s=host.breaker_cooldown_s,
+    )
+    return CircuitBreaker("chat_model", settings, on_transition=audit)
+
+
+async def build_service(settings: Settings, models: Models) -> CasinoHostService:
+    host = CasinoHostSettings.of(settings)
+    knowledge, _ = open_knowledge(settings, models)
+    resources = AsyncExitStack()
+    try:
+        store = open_store(settings, knowledge.content)
+        resources.callback(store.close)
+        checkpointer = await resources.enter_async_context(
+            open_checkpointer(settings.checkpointer, settings.checkpoint_path)
+        )
+    except BaseException:
+        await resources.aclose()
+        raise
+    if host.default_casino not in knowledge.content.casino_ids:
+        await resources.aclose()
+        raise ValueError(
+            f"FRONTDESK_CASINO_HOST_DEFAULT_CASINO={host.default_casino!r} is not a casino: "
+            f"{', '.join(knowledge.content.casino_ids)}"
+        )
+    services = HostServices(
+        llm=models.chat,
+        router=build_router(settings, models),
+        content=knowledge.content,
+        search=knowledge.search,
+        breaker=breaker_for(host, store, knowledge.content),
+        settings=host,
+    )
+    return CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
+
+
+def demo_guests(settings: Settings) -> list[dict[str, str]]:
+    """Whom the web UI's demo sign-in may text as: a few made-up numbers (555 exchange)."""
+    host = CasinoHostSettings.of(settings)
+    numbers = [host.demo_guest, "+18605550101", "+18605550102", "+17025550103"]
+    return [{"id": n, "label": f"Guest {n[:2]} ({n[2:5]}) {n[5:8]}-{n[8:]}"} for n in numbers]

@@ -1,0 +1,51 @@
+"""What the casino host's nodes run with (LangGraph's runtime context), built once per turn.
+
+The services (model, router, content, breaker) are shared; the guest's profile, offer history
+and the casino's catalog are the turn's, read before the graph runs. Nodes only read them: what
+a turn learns (extracted fields, an offer, an escalation) comes back as state, and the service
+writes it once, keyed by the guest's message (service.py), so a retried message is not applied
+twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, ContentSearch
+from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory
+from frontdesk.assistants.casino_host.settings import CasinoHostSettings
+from frontdesk.llm.breaker import CircuitBreaker
+from frontdesk.routing.router import IntentRouter
+
+
+@dataclass(frozen=True)
+class HostServices:
+    """Shared by every turn of one service."""
+
+    llm: Any  # a LangChain chat model
+    router: IntentRouter
+    content: CasinoContent
+    search: ContentSearch
+    breaker: CircuitBreaker
+    settings: CasinoHostSettings = field(default_factory=CasinoHostSettings)
+
+
+@dataclass(frozen=True)
+class CasinoHostContext:
+    services: HostServices
+    catalog: Catalog
+    profile: GuestProfile  # as loaded when the turn began; nodes do not change it
+    offers: OfferHistory
+    now: datetime  # aware, the casino's clock
+    # new_guest | continued | new_session (the last one went idle: a warm or cold resume)
+    opening: str = "continued"
+
+    @property
+    def llm(self) -> Any:
+        return self.services.llm
+
+    @property
+    def settings(self) -> CasinoHostSettings:
+        return self.services.settings

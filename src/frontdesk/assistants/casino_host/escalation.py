@@ -1,0 +1,57 @@
+"""When a guest needs a person (item 37) and when that person will answer (item 38).
+
+Explicit requests (EN/ES, "real" or "live" allowed), complaints and legal threats escalate
+(D26: "lawsuit" is a complaint, not a legal refusal). The gate's own escalations (responsible
+gaming, BSA/AML, emergency, self-harm, PII) come from compliance; repeated fallbacks and
+unclear messages from the graph's counters (D24: after 2 fallbacks, 5 unclear messages).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_PERSON = (
+    r"(?:(?:real|live|actual|human)\s+)?"
+    r"(?:person|human|host|agent|someone|somebody|representative|rep|manager|supervisor|"
+    r"employee|staff)"
+)
+_REQUEST = re.compile(
+    r"\b(?:talk|speak|chat|text)\s+(?:to|with)\s+(?:a|an|the|your|my|some)?\s*"
+    + _PERSON
+    + r"|\b(?:get|give|put|connect|transfer)\s+me\s+(?:to|with|through to)?\s*(?:a|an|the)?\s*"
+    + _PERSON
+    + r"|\b(?:i\s+)?(?:want|need|would like)\s+(?:to\s+talk\s+to\s+)?(?:a|an)\s+"
+    r"(?:real|live|actual|human)\s+(?:person|host|human|agent)"
+    r"|\bhablar\s+con\s+(?:una?\s+)?(?:persona|humano|anfitri[oó]n|agente|alguien|gerente|"
+    r"encargado)(?:\s+real)?"
+    r"|\b(?:una?\s+)?persona\s+real\b",
+    re.IGNORECASE,
+)
+_COMPLAINT = re.compile(
+    r"\b(?:complaint|complain|queja|quejarme|reclamo|lawsuit|lawyer|attorney|sue\s+you|"
+    r"demanda|demandar|abogado|unacceptable|inaceptable|furious|outraged|angry|enojad[oa]|"
+    r"furios[oa]|terrible service|worst service|p[eé]simo servicio)\b",
+    re.IGNORECASE,
+)
+
+# D24: two fallbacks in a row; item 14: five unclear messages in a row.
+FALLBACKS_BEFORE_ESCALATION = 2
+UNCLEAR_BEFORE_MENU = 3
+UNCLEAR_BEFORE_ESCALATION = 5
+
+
+@dataclass(frozen=True)
+class Trigger:
+    severity: str  # P0-P3 (X6)
+    reason: str
+
+
+def escalation_trigger(text: str) -> Trigger | None:
+    """The escalation a guest's words ask for, if any: a complaint first (it is the more
+    urgent), then an explicit request for a person."""
+    if _COMPLAINT.search(text):
+        return Trigger("P1", "complaint")
+    if _REQUEST.search(text):
+        return Trigger("P2", "guest_request")
+    return None

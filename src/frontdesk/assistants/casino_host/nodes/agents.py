@@ -1,0 +1,179 @@
+"""The four agents (items 15-16, 18-19): host, dining, entertainment and comp.
+
+Each agent runs its tools in code (tools.py) and has the model write the reply from their
+FACTS, the whisper plan's private note and, on a retry, the validator's feedback. Handoffs
+between agents are silent `Command(goto=...)` updates (item 16): the host passes a message
+full of another agent's words to that agent, and a specialist whose tools find nothing hands it
+back to the host; one handoff per turn, so two agents can never pass a message back and forth.
+
+The model is called through the service's circuit breaker (item 26): while it is open, and
+when a call fails, the turn goes to the static fallback without waiting on the model.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from langgraph.runtime import Runtime
+from langgraph.types import Command
+
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.assistants.casino_host import prompts, tools
+from frontdesk.assistants.casino_host.context import CasinoHostContext
+from frontdesk.assistants.casino_host.nodes.common import casino_values, guest_text, reply
+from frontdesk.assistants.casino_host.nodes.understanding import with_opening
+from frontdesk.assistants.casino_host.routing import (
+    COMP_AGENT,
+    DINING_AGENT,
+    ENTERTAINMENT_AGENT,
+    HOST_AGENT,
+    VALIDATE,
+)
+from frontdesk.llm.breaker import CircuitOpen
+
+logger = logging.getLogger(__name__)
+
+# The words that send a message from the host to a specialist (EN and ES, accent-free).
+HANDOFF_WORDS: dict[str, re.Pattern[str]] = {
+    COMP_AGENT: re.compile(
+        r"\b(offers?|comps?|promos?|promotions?|deals?|free ?play|rewards?|points|discounts?|"
+        r"ofertas?|promociones?|descuentos?|puntos)\b"
+    ),
+    DINING_AGENT: re.compile(
+        r"\b(restaurants?|dinner|lunch|breakfast|brunch|eat|food|steak|sushi|buffet|menu|"
+        r"reservation for \d|cena|cenar|comer|comida|restaurantes?|desayuno|almuerzo)\b"
+    ),
+    ENTERTAINMENT_AGENT: re.compile(
+        r"\b(shows?|concerts?|tickets?|comedy|spa|massages?|nightclub|club|events?|"
+        r"espectaculos?|conciertos?|boletos|masajes?|entradas)\b"
+    ),
+}
+HISTORY_FOR_AGENT = 6  # messages: a 0.5B model loses the thread in longer histories
+
+
+def handoff_target(agent: str, text: str, facts_found: bool, handoffs: list[str]) -> str | None:
+    """The agent to pass this message to, if any (pure). The host hands off a message that
+    speaks only of one specialist's subject; a specialist with nothing to say goes back to
+    the host."""
+    if handoffs:
+        return None
+    folded = text.casefold()
+    if agent == HOST_AGENT:
+        matching = [name for name, words in HANDOFF_WORDS.items() if words.search(folded)]
+        return matching[0] if len(matching) == 1 else None
+    if not facts_found:
+        return HOST_AGENT
+    return None
+
+
+def run_tools(agent: str, ctx: CasinoHostContext, state: dict[str, Any]) -> tools.Facts:
+    text = guest_text(state)
+    facts = tools.Facts()
+    if agent == DINING_AGENT:
+        tools.search_dining(ctx, text, facts)
+    elif agent == ENTERTAINMENT_AGENT:
+        tools.search_entertainment(ctx, text, facts)
+        tools.search_spa(ctx, text, facts)
+        tools.get_event_schedule(ctx, facts)
+    elif agent == COMP_AGENT:
+        plan = state.get("whisper_plan") or {}
+        tools.get_eligible_offers(ctx, plan.get("offer_readiness_score"), facts)
+        tools.active_offers(ctx, facts)
+    else:
+        tools.search_knowledge_base(ctx, text, facts)
+    return facts
+
+
+def agent_messages(agent: str, state: dict[str, Any], ctx: CasinoHostContext,
+                   facts: tools.Facts) -> list[BaseMessage]:  # fmt: skip
+    plan = state.get("whisper_plan") or {}
+    note = plan.get("conversation_note")
+    feedback = state.get("retry_feedback") if int(state.get("retry_count") or 0) > 0 else None
+    language = state.get("language") or "en"
+    system = prompts.fill(
+        prompts.AGENT_SYSTEM,
+        language_name=prompts.LANGUAGE_NAMES.get(language, "English"),
+        agent_rules=prompts.AGENT_RULES[agent],
+        facts="\n".join(f"- {line}" for line in facts.lines),
+        note=prompts.fill(prompts.PLAN_NOTE, note=note) if note else "",
+        feedback=prompts.fill(prompts.RETRY_NOTE, feedback=feedback) if feedback else "",
+        **casino_values(ctx),
+    )
+    history = [m for m in (state.get("messages") or []) if isinstance(m, HumanMessage | AIMessage)]
+    # A retry's rejected draft is the last message: the model sees the feedback, not the draft.
+    if history and isinstance(history[-1], AIMessage):
+        history = history[:-1]
+    return [SystemMessage(content=system), *history[-HISTORY_FOR_AGENT:]]
+
+
+async def call_model(ctx: CasinoHostContext, messages: list[BaseMessage]) -> str | None:
+    """The model's reply through the breaker; None when it is open or the call failed."""
+    try:
+        answer = await ctx.services.breaker.call(lambda: ctx.llm.ainvoke(messages))
+    except CircuitOpen:
+        logger.warning("model circuit open: the fallback answers")
+        return None
+    except Exception as exc:  # noqa: BLE001 - the fallback answers; the breaker counted it
+        logger.warning("agent model call failed (%s): the fallback answers", type(exc).__name__)
+        return None
+    return message_text(answer).strip() or None
+
+
+def escalated_reply(state: dict[str, Any], ctx: CasinoHostContext) -> dict[str, Any]:
+    """The guest asked for a person (or complained): told who will answer and when."""
+    language = state.get("language") or "en"
+    when = prompts.ESCALATION_WHEN.get(language, prompts.ESCALATION_WHEN["en"])
+    text = prompts.say(
+        prompts.ESCALATED,
+        language,
+        when=when[0] if ctx.catalog.in_business_hours(ctx.now) else when[1],
+        **casino_values(ctx),
+    )
+    return reply(state, text, HOST_AGENT, skip_validation=True, offer=None)
+
+
+def make_agent(agent: str) -> Callable[..., Awaitable[Command]]:
+    """The agent node: always a `Command`, to validation or (a handoff) to another agent, so
+    no static edge runs beside a handoff."""
+
+    async def node(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> Command:
+        return await answer(agent, state, runtime.context)
+
+    node.__name__ = agent
+    return node
+
+
+async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> Command:
+    if agent == HOST_AGENT and state.get("query_type") == "sensitive":
+        return Command(goto=VALIDATE, update=escalated_reply(state, ctx))
+    handoffs = list(state.get("handoffs") or [])
+    text = guest_text(state)
+    target = handoff_target(agent, text, True, handoffs) if agent == HOST_AGENT else None
+    facts = run_tools(agent, ctx, state) if target is None else tools.Facts()
+    if target is None:
+        target = handoff_target(agent, text, bool(facts.lines), handoffs)
+    if target is not None and target != agent:
+        return Command(
+            goto=target, update={"active_agent": target, "handoffs": [*handoffs, target]}
+        )
+    update: dict[str, Any] = {
+        "retrieved_context": [{"content": line} for line in facts.lines],
+        "offer": facts.offer,
+        "used_tools": facts.tools,
+        "model_failed": False,
+    }
+    language = state.get("language") or "en"
+    if not facts.lines:
+        text = prompts.say(prompts.NOTHING_FOUND, language, **casino_values(ctx))
+        update = reply(state, with_opening(state, ctx, text), agent, skip_validation=True, **update)
+        return Command(goto=VALIDATE, update=update)
+    drafted = await call_model(ctx, agent_messages(agent, state, ctx, facts))
+    if drafted is None:
+        update = {**update, "model_failed": True, "skip_validation": True, "speaker": agent}
+        return Command(goto=VALIDATE, update=update)
+    update = reply(state, with_opening(state, ctx, drafted), agent, skip_validation=False, **update)
+    return Command(goto=VALIDATE, update=update)

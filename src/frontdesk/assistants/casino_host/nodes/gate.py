@@ -1,0 +1,54 @@
+"""compliance_gate (items 6-12): every regex layer on the guest's message, before any model.
+
+A blocked or safety turn ends here with the gate's own reply (D2); every hit's side effects
+are recorded: the escalation request, the permanent responsible-gaming flag, the security
+alert. A message holding numeric PII is replaced in the conversation by its redacted text, so
+the number never reaches a model, the checkpoint or the transcript.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.runtime import Runtime
+
+from frontdesk.agentkit.streaming import message_text
+from frontdesk.assistants.casino_host.compliance import check
+from frontdesk.assistants.casino_host.context import CasinoHostContext
+from frontdesk.assistants.casino_host.nodes.common import guest_message, reply
+from frontdesk.assistants.casino_host.routing import COMPLIANCE_GATE
+
+
+def compliance_gate(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> dict[str, Any]:
+    ctx = runtime.context
+    message = guest_message(state.get("messages") or [])
+    text = message_text(message) if message is not None else ""
+    casino = ctx.catalog.casino
+    result = check(
+        text,
+        language=ctx.profile.prompt_view(ctx.now).language or state.get("language"),
+        minimum_age=casino.gaming_age_minimum,
+        state_helpline=casino.state_helpline,
+    )
+    update: dict[str, Any] = {
+        "compliance_outcome": result.outcome,
+        "guardrail_hits": [{"layer": h.layer, "pattern_id": h.pattern_id} for h in result.hits],
+        "escalation_triggered": result.escalate,
+        "responsible_gaming": result.responsible_gaming,
+        "security_alert": result.security_alert,
+        "language": result.language,
+    }
+    if result.escalate:
+        update["escalation_request"] = {
+            "severity": result.escalate,
+            "reason": f"compliance:{result.layer}",
+            "source": COMPLIANCE_GATE,
+        }
+    if message is not None and result.redacted_text != text:
+        update["messages"] = [HumanMessage(content=result.redacted_text, id=message.id)]
+    if result.ends_turn and result.reply:
+        answered = reply(state, result.reply, COMPLIANCE_GATE)
+        update["messages"] = [*update.get("messages", []), *answered["messages"]]
+        update["speaker"] = COMPLIANCE_GATE
+    return update

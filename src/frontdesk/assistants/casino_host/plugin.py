@@ -1,0 +1,35 @@
+"""The casino host as a Frontdesk plug-in (entry point `casino_host`): an SMS host for two
+casinos, with a compliance gate before any model, four agents, a guest profile and offers.
+
+Kept light: the service, its router and its suites import the graph only when used.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from frontdesk.assistants.plugin import AssistantPlugin, lazy
+
+HERE = Path(__file__).parent
+
+PLUGIN = AssistantPlugin(
+    name="casino_host",
+    title="Casino host (SMS)",
+    description="An AI casino host that texts with guests: dining, shows, the spa, offers "
+    "within the rules, and a compliance gate before any model (EN/ES).",
+    order=40,
+    build_service=lazy("frontdesk.assistants.casino_host.build:build_service"),
+    open_knowledge=lazy("frontdesk.assistants.casino_host.build:open_knowledge"),
+    build_router=lazy("frontdesk.assistants.casino_host.build:build_router"),
+    eval_dir=HERE / "data" / "eval",
+    topics={
+        "dining": "Dining",
+        "entertainment": "Shows and spa",
+        "comp": "Offers",
+        "host": "Your visit",
+        "greeting": "Hello",
+        "identity_check": "Who is this",
+        "off_topic": "Something else",
+    },
+    demo_users=lazy("frontdesk.assistants.casino_host.build:demo_guests"),
+)

@@ -1,0 +1,255 @@
+"""The casino host as an `AssistantService`: storage around the graph.
+
+A turn: the guest and conversation are found or created and the message stored (redacted)
+before anything answers; a conversation a person has (the 30-minute pause) gets the holding
+reply with no model; otherwise the graph answers, and the profile, offer, escalation, audit and
+reply are written, keyed by the message. `scope` is the casino, `user_id` the guest's number;
+the conversation's thread is the storage's (X2: casino:guest:session), whatever thread id the
+caller uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.graph.state import CompiledStateGraph
+
+from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
+from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
+from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host.compliance import scan_pii
+from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
+from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
+from frontdesk.assistants.casino_host.nodes.common import casino_values
+from frontdesk.assistants.casino_host.routing import FALLBACK
+from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.state import turn_state
+from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable, Store
+from frontdesk.assistants.casino_host.storage.phone import E164
+from frontdesk.assistants.casino_host.turn_records import (
+    Intake,
+    take_in,
+    write_holding,
+    write_turn,
+)
+from frontdesk.errors import FrontdeskError
+
+logger = logging.getLogger(__name__)
+
+NAME = "casino_host"
+HOLDING_SPEAKER = "holding"
+
+
+class GuestNumberError(FrontdeskError):
+    """The guest is not a phone number."""
+
+
+class HostUnavailable(FrontdeskError):
+    """The storage is down: nothing was acknowledged, the guest's message should be resent."""
+
+
+def guest_number(user_id: str) -> str:
+    """A guest's id as E.164: "+18605550123" as is, "18605550123" with its "+"."""
+    number = user_id if user_id.startswith("+") else f"+{user_id}"
+    if not E164.match(number):
+        raise GuestNumberError(
+            f"the guest must be a phone number in E.164 form such as +18605550123, not {user_id!r}"
+        )
+    return number
+
+
+@dataclass
+class TurnResult:
+    answer: Answer
+    events: list[ChatEvent]
+
+
+class CasinoHostService:
+    def __init__(
+        self,
+        graph: CompiledStateGraph,
+        services: HostServices,
+        store: Store,
+        *,
+        resources: AsyncExitStack | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ):
+        self.name = NAME
+        self.graph = graph
+        self.services = services
+        self.store = store
+        self._resources = resources
+        self._clock = clock
+        self._closed = False
+
+    # -- AssistantService ---------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        return not self._closed
+
+    def info(self) -> dict[str, Any]:
+        content = self.services.content
+        casinos = [content.catalog(cid) for cid in content.casino_ids]
+        return {
+            "assistant": NAME,
+            "name": "Casino host",
+            "location": None,
+            "categories": ["dining", "entertainment", "comp", "host"],
+            "document_count": sum(len(c.all_items()) for c in casinos),
+            "item_count": sum(len(c.all_items()) for c in casinos),
+            "takes_user_id": True,
+            "scopes": [{"id": c.casino_id, "name": c.casino.name} for c in casinos],
+            "default_scope": self.services.settings.default_casino,
+        }
+
+    def check_scope(self, scope: str) -> None:
+        if scope not in self.services.content.casino_ids:
+            known = ", ".join(self.services.content.casino_ids)
+            raise UnknownScope(f"no casino {scope!r}; the casinos are: {known}")
+
+    def config(self, thread_id: str) -> dict[str, Any]:
+        return {
+            "configurable": {"thread_id": f"{NAME}:{thread_id}", "assistant": NAME},
+            "recursion_limit": RECURSION_LIMIT,
+        }
+
+    async def stream(
+        self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
+    ) -> AsyncIterator[ChatEvent]:
+        if scope is not None:
+            self.check_scope(scope)
+        yield ChatEvent("metadata", {"thread_id": thread_id})
+        try:
+            answer = await self.ask(message, thread_id, user_id=user_id, scope=scope)
+        except FrontdeskError as exc:
+            yield ChatEvent("error", {"error": str(exc)})
+            yield ChatEvent("done", {"done": True})
+            return
+        except Exception:
+            logger.exception("casino host turn failed")
+            yield ChatEvent("error", {"error": "the host could not answer; please send it again"})
+            yield ChatEvent("done", {"done": True})
+            return
+        yield ChatEvent("replace", {"content": answer.answer})
+        yield ChatEvent("sources", {"sources": [], **answer.extra})
+        yield ChatEvent("done", {"done": True})
+
+    async def ask(
+        self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
+    ) -> Answer:
+        casino_id = scope or self.services.settings.default_casino
+        self.check_scope(casino_id)
+        phone = guest_number(user_id or self.services.settings.demo_guest)
+        catalog = self.services.content.catalog(casino_id)
+        now = catalog.local(self._clock())
+        delivery_id = f"chat:{uuid.uuid4()}"
+        intake = await self._storage(take_in, self.store, casino_id, phone, message,
+                                     delivery_id, now)  # fmt: skip
+        if intake.answered is not None:  # a second delivery of an answered message
+            return self._answered(thread_id, intake)
+        if intake.pause is not None:
+            return await self._hold(message, intake, thread_id, now)
+        context = CasinoHostContext(
+            services=self.services,
+            catalog=catalog,
+            profile=intake.profile,
+            offers=intake.offers,
+            now=now,
+            opening=intake.opening,
+        )
+        state = await self._run_graph(message, intake, context, now)
+        text = last_ai_text(state.get("messages") or [])
+        sms = list(state.get("sms_segments") or []) or split_sms(text, max_parts=2)
+        speaker = state.get("speaker") or FALLBACK
+        written = await self._storage(write_turn, self.store, intake, state, message, text,
+                                      sms, speaker, now)  # fmt: skip
+        return self._answer(thread_id, intake, state, text, sms, speaker, written)
+
+    async def aclose(self) -> None:
+        if not self._closed and self._resources is not None:
+            await self._resources.aclose()
+        self._closed = True
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    async def _storage(self, fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await asyncio.to_thread(fn, *args)
+        except StorageUnavailable as exc:
+            logger.error("casino host storage unavailable: %s", type(exc).__name__)
+            raise HostUnavailable(
+                "the casino host's database is not reachable; nothing was recorded, send the "
+                "message again shortly"
+            ) from None
+        except StorageError as exc:
+            raise FrontdeskError(str(exc)) from None
+
+    async def _run_graph(self, message: str, intake: Intake, context: CasinoHostContext,
+                         now: datetime) -> dict[str, Any]:  # fmt: skip
+        inputs = turn_state(
+            message,
+            now=now,
+            casino_id=intake.casino_id,
+            guest_uuid=intake.guest_uuid,
+            language=context.profile.prompt_view(now).language or "en",
+        )
+        config = self.config(intake.thread_id)
+        try:
+            async with running_time_limit():
+                return await self.graph.ainvoke(inputs, config, context=context)
+        except TimeoutError:
+            # Out of time: the static fallback, never an error (the guest can ask again).
+            logger.warning("casino host turn out of time: the fallback answers")
+            text = prompts.say(prompts.FALLBACK, inputs["language"], **casino_values(context))
+            return {**inputs, "messages": [AIMessage(content=text)], "speaker": FALLBACK}
+
+    def _answered(self, thread_id: str, intake: Intake) -> Answer:
+        reply = intake.answered
+        assert reply is not None
+        state = {"speaker": reply.agent, "language": None}
+        return self._answer(thread_id, intake, state, reply.text, split_sms(reply.text, max_parts=2),
+                            reply.agent or FALLBACK, None)  # fmt: skip
+
+    async def _hold(self, message: str, intake: Intake, thread_id: str, now: datetime) -> Answer:
+        catalog = self.services.content.catalog(intake.casino_id)
+        language = intake.profile.prompt_view(now).language or "en"
+        text = prompts.say(prompts.HOLDING, language, casino=catalog.casino.name,
+                           phone=catalog.casino.phone)  # fmt: skip
+        await self._storage(write_holding, self.store, intake, text, now)
+        await self.graph.aupdate_state(
+            self.config(intake.thread_id),
+            {
+                "messages": [
+                    HumanMessage(content=scan_pii(message).redacted_text),
+                    AIMessage(content=text),
+                ]
+            },
+        )
+        sms = split_sms(text, max_parts=2)
+        state = {"language": language, "speaker": HOLDING_SPEAKER}
+        return self._answer(thread_id, intake, state, text, sms, HOLDING_SPEAKER, None)
+
+    def _answer(self, thread_id: str, intake: Intake, state: dict[str, Any], text: str,
+                sms: list[str], speaker: str, written: Any) -> Answer:  # fmt: skip
+        from frontdesk.assistants.casino_host.turn_output import turn_extra
+
+        extra = turn_extra(intake, state, sms, speaker, written)
+        return Answer(
+            answer=text,
+            route=state.get("query_type"),
+            confidence=state.get("router_confidence"),
+            sources=[],
+            validation=state.get("validation_result"),
+            thread_id=thread_id,
+            context=list(state.get("retrieved_context") or []),
+            extra=extra,
+        )

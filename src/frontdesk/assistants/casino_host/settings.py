@@ -1,0 +1,32 @@
+"""The casino host's behaviour settings: FRONTDESK_CASINO_HOST_* variables (storage has its own,
+storage/settings.py, under the same prefix)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from pydantic import Field
+
+from frontdesk.config import AssistantSettings, assistant_settings_config
+
+
+class CasinoHostSettings(AssistantSettings):
+    assistant_name: ClassVar[str] = "casino_host"
+    model_config = assistant_settings_config("casino_host")
+
+    # The casino a turn is about when the caller names none (`--casino` picks another).
+    default_casino: str = "mohegan_sun"
+    # The guest a turn is for when the caller names none (the web UI's demo sign-in names one).
+    demo_guest: str = "+18605550100"
+    # D12: the LLM router's own time limit; past it the host agent answers.
+    router_timeout_s: float = Field(default=5.0, gt=0)
+    # Item 26: the model's circuit breaker (per service; seed per casino, one model here).
+    breaker_failures: int = Field(default=5, ge=1)
+    breaker_window_s: float = Field(default=60.0, gt=0)
+    breaker_cooldown_s: float = Field(default=30.0, gt=0)
+    # Messages of the conversation an agent sees (item 42 summarises what is older).
+    history_messages: int = Field(default=20, ge=2, le=100)
+    # Item 33's A/B arm: give value before asking (False asks directly).
+    reciprocity: bool = True
+    # Item 24: one emoji at most, and only where the casino's brand allows it.
+    emoji_allowed: bool = False
