@@ -78,6 +78,12 @@ eval: models
 	$(BIN)/frontdesk eval retrieval --assistant codeqa --dataset src/frontdesk/assistants/codeqa/data/eval/retrieval_heldout.jsonl
 	$(BIN)/frontdesk eval answers --assistant codeqa
 	$(BIN)/frontdesk eval answers --assistant codeqa --dataset src/frontdesk/assistants/codeqa/data/eval/answers_heldout.jsonl
+	$(BIN)/frontdesk eval routing --assistant casino_host
+	$(BIN)/frontdesk eval routing --assistant casino_host --dataset src/frontdesk/assistants/casino_host/data/eval/routing_heldout.jsonl
+	$(BIN)/frontdesk eval guardrails --assistant casino_host
+	$(BIN)/frontdesk eval guardrails --assistant casino_host --dataset src/frontdesk/assistants/casino_host/data/eval/guardrails_heldout.jsonl
+	$(BIN)/frontdesk eval casino_host
+	$(BIN)/frontdesk eval casino_host --dataset src/frontdesk/assistants/casino_host/data/eval/conversations_heldout.jsonl
 
 clean:
 	rm -rf .frontdesk .pytest_cache reports

@@ -17,9 +17,11 @@ from frontdesk.guardrails.guard import InjectionGuard
 
 def _percentiles(seconds: list[float]) -> dict[str, float]:
     ms = np.array(seconds) * 1000
-    return {"p50_ms": round(float(np.percentile(ms, 50)), 3),
-            "p95_ms": round(float(np.percentile(ms, 95)), 3),
-            "max_ms": round(float(ms.max()), 3)}
+    return {
+        "p50_ms": round(float(np.percentile(ms, 50)), 3),
+        "p95_ms": round(float(np.percentile(ms, 95)), 3),
+        "max_ms": round(float(ms.max()), 3),
+    }
 
 
 def bench_guard(data_dir=None) -> dict:
@@ -39,8 +41,11 @@ def bench_guard(data_dir=None) -> dict:
         start = time.perf_counter()
         guard.check(text)  # a turn's guard: rules, then (if they pass) embedding + learned
         with_embedding.append(time.perf_counter() - start)
-    return {"messages": len(texts), "beyond_embedding": _percentiles(beyond),
-            "with_embedding": _percentiles(with_embedding)}
+    return {
+        "messages": len(texts),
+        "beyond_embedding": _percentiles(beyond),
+        "with_embedding": _percentiles(with_embedding),
+    }
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
-    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,users,turns]
+    python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,
+                              casino_host,users,turns]
                              [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
@@ -15,6 +16,8 @@
              (benchmarks/analyst_sql.py)
 - guard:     injection guard per message, p50/p95, beyond the embedding and with it
              (benchmarks/guard.py)
+- casino_host: the compliance gate per message and a whole host turn without inference
+             (benchmarks/casino_host.py)
 - users:     10 people asking the concierge at once with the real embedded model, real server:
              errors, p50/p95 time to first token and to `done` (benchmarks/concurrent_users.py;
              minutes on two cores, so not in the default set)
@@ -102,7 +105,11 @@ def _scripted_model(clock=None):
 def _queries() -> list[str]:
     from frontdesk.assistants.concierge.service import EVAL_DIR
 
-    rows = [json.loads(line) for line in (EVAL_DIR / "retrieval.jsonl").read_text().splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in (EVAL_DIR / "retrieval.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     return [row["query"] for row in rows]
 
 
@@ -214,7 +221,11 @@ def bench_retrieval(tmp: Path) -> dict:
             started = time.perf_counter()
             knowledge.retriever.search(query)
             timings.append((time.perf_counter() - started) * 1000)
-    return {"searches": len(timings), "p50_ms": round(pct(timings, 50), 2), "p99_ms": round(pct(timings, 99), 2)}
+    return {
+        "searches": len(timings),
+        "p50_ms": round(pct(timings, 50), 2),
+        "p99_ms": round(pct(timings, 99), 2),
+    }
 
 
 def bench_ingest(tmp: Path) -> dict:
@@ -229,7 +240,11 @@ def bench_ingest(tmp: Path) -> dict:
     models.embeddings.embed_query("warm up")
     index = KnowledgeIndex(tmp / "ingest-bench", models.embeddings, models.embeddings_id)
     report = ingest(load_knowledge_file(KNOWLEDGE_FILE), index)
-    return {"chunks": report.chunks, "seconds": round(report.seconds, 2), "chunks_per_s": round(report.chunks_per_second, 1)}
+    return {
+        "chunks": report.chunks,
+        "seconds": round(report.seconds, 2),
+        "chunks_per_s": round(report.chunks_per_second, 1),
+    }
 
 
 def _free_port() -> int:
@@ -254,7 +269,9 @@ async def bench_chat(tmp: Path, concurrency: int = 50, total: int = 500) -> dict
     }
     server = subprocess.Popen(  # noqa: ASYNC220 - started once, before any timing
         [sys.executable, "-m", "frontdesk.cli", "serve", "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -312,11 +329,16 @@ def bench_llm() -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="graph,retrieval,ingest,chat,llm,analyst,guard,codeqa")
+    parser.add_argument(
+        "--only", default="graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,casino_host"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
     wanted = args.only.split(",")
-    results: dict = {"machine": machine(), "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    results: dict = {
+        "machine": machine(),
+        "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
     with tempfile.TemporaryDirectory(prefix="frontdesk-bench-") as tmp_name:
         tmp = Path(tmp_name)
         if "ingest" in wanted:
@@ -341,6 +363,10 @@ def main() -> None:
             from benchmarks.codeqa import bench_codeqa
 
             results["codeqa"] = bench_codeqa(tmp / "codeqa")
+        if "casino_host" in wanted:
+            from benchmarks.casino_host import bench_casino_host
+
+            results["casino_host"] = bench_casino_host(tmp / "casino_host")
         if "users" in wanted:
             from benchmarks.concurrent_users import run_users
 

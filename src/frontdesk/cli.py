@@ -198,8 +198,8 @@ def chat(
 
 
 SUITE_HELP = (
-    "retrieval, routing, guardrails, answers, one of the assistant's own (sql, ...), or "
-    "feedback (the thumbs and comments people gave)"
+    "retrieval, routing, guardrails, answers, one of the assistant's own (sql, ...), an "
+    "assistant's name (its own first suite), or feedback (the thumbs and comments people gave)"
 )
 
 
@@ -214,17 +214,23 @@ def evaluate(
     as_json: Annotated[bool, typer.Option("--json", help="Print the metrics as JSON.")] = False,
 ) -> None:
     """Measure a suite and write a markdown report."""
-    from frontdesk.eval.harness import CHAT_MODEL_SUITES, SUITES, report_path
+    from frontdesk.assistants.registry import plugins
+    from frontdesk.eval.harness import CHAT_MODEL_SUITES, report_path
     from frontdesk.eval.report import write_report
-    from frontdesk.eval.targets import default_dataset, run_suite, suites_of
+    from frontdesk.eval.targets import CORE_SUITES, default_dataset, run_suite, suites_of
 
     if suite == "feedback":
         _print_feedback(assistant, as_json)
         return
+    if assistant is None and suite in plugins() and suite not in CORE_SUITES:
+        # `frontdesk eval casino_host`: the assistant's own suite (the first it declares).
+        own = [name for name in suites_of(plugins()[suite]) if name not in CORE_SUITES]
+        if own:
+            assistant, suite = suite, own[0]
     settings = settings_for(assistant)
     plugin = plugin_of(settings.assistant)
     offered = suites_of(plugin)
-    if suite not in SUITES or suite not in offered:
+    if suite not in offered:
         raise fail(f"unknown suite '{suite}' for {plugin.name}; choose {', '.join(offered)}")
     dataset = dataset or default_dataset(plugin, suite)
     if dataset is None or not dataset.exists():
@@ -259,6 +265,9 @@ def evaluate(
             shown = ", ".join(f"{key} {value}" for key, value in figures.items())
             out.print(f"[{language}] {shown}", markup=False)
     console.print(f"report: {path}")
+    if result.metrics.get("failed"):  # a suite with a hard threshold (compliance 1.00)
+        console.print(f"[red]failed:[/] {result.metrics['failed']}")
+        raise typer.Exit(1)
 
 
 def _print_feedback(assistant: str | None, as_json: bool) -> None:

@@ -214,6 +214,8 @@ NEAR_MISSES = [
     ("priv_is_member", "What time is the show at the arena?"),
     ("priv_at_casino", "Is parking at the casino free?"),
     ("priv_at_casino", "Is the steakhouse in the casino?"),
+    ("priv_at_casino", "is smoking allowed in the casino"),
+    ("priv_at_casino", "is vaping allowed in the hotel"),
     ("priv_seen", "Have you seen the new menu?"),
     ("priv_info", "Can you get us on the guest list at the club?"),
     ("priv_info", "What's my member status?"),

@@ -7,19 +7,22 @@ evaluation never open the storage or a chat model.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.context import HostServices
+from frontdesk.assistants.casino_host.escalation import sweep_escalations
 from frontdesk.assistants.casino_host.graph import build_graph
 from frontdesk.assistants.casino_host.nodes.understanding import model_route
-from frontdesk.assistants.casino_host.service import NAME, CasinoHostService
+from frontdesk.assistants.casino_host.service import NAME, CasinoHostService, HostUnavailable
 from frontdesk.assistants.casino_host.settings import CasinoHostSettings
-from frontdesk.assistants.casino_host.storage import Store
+from frontdesk.assistants.casino_host.storage import StorageError, Store
 from frontdesk.config import Settings
 from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
@@ -136,7 +139,10 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     knowledge, _ = open_knowledge(settings, models)
     resources = AsyncExitStack()
     try:
-        store = open_store(settings, knowledge.content)
+        try:
+            store = open_store(settings, knowledge.content)
+        except StorageError as exc:  # the database is down or refuses: say so, plainly
+            raise HostUnavailable(f"the casino host cannot start: {exc}") from None
         resources.callback(store.close)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(settings.checkpointer, settings.checkpoint_path)
@@ -150,6 +156,8 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
             f"FRONTDESK_CASINO_HOST_DEFAULT_CASINO={host.default_casino!r} is not a casino: "
             f"{', '.join(knowledge.content.casino_ids)}"
         )
+    sweeper = asyncio.create_task(sweep_forever(store, knowledge.content))
+    resources.callback(sweeper.cancel)
     services = HostServices(
         llm=models.chat,
         router=build_router(settings, models),
@@ -159,6 +167,21 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         settings=host,
     )
     return CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
+
+
+SWEEP_EVERY_S = 60.0
+
+
+async def sweep_forever(store: Store, content: CasinoContent) -> None:
+    """Item 39 while the service runs: every minute, escalations past their acknowledgement
+    deadline go up a level. A failed sweep is logged and tried again next minute."""
+    while True:
+        await asyncio.sleep(SWEEP_EVERY_S)
+        for casino_id in content.casino_ids:
+            try:
+                await asyncio.to_thread(sweep_escalations, store, casino_id, datetime.now(UTC))
+            except Exception:
+                logger.exception("escalation sweep failed for %s", casino_id)
 
 
 def demo_guests(settings: Settings) -> list[dict[str, str]]:

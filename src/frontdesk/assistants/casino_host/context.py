@@ -41,6 +41,8 @@ class CasinoHostContext:
     now: datetime  # aware, the casino's clock
     # new_guest | continued | new_session (the last one went idle: a warm or cold resume)
     opening: str = "continued"
+    # A new session: the agent that answered last in the previous one.
+    previous_agent: str | None = None
 
     @property
     def llm(self) -> Any:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
 
 _PERSON = (
     r"(?:(?:real|live|actual|human)\s+)?"
@@ -55,3 +57,31 @@ def escalation_trigger(text: str) -> Trigger | None:
     if _REQUEST.search(text):
         return Trigger("P2", "guest_request")
     return None
+
+
+# Item 39: how long a person has to acknowledge, by severity (P3: no deadline). Each level
+# past it raises the escalation one more level (max 3), re-notifying the backup.
+ACK_SLA: dict[str, timedelta | None] = {
+    "P0": timedelta(minutes=7.5),
+    "P1": timedelta(minutes=30),
+    "P2": timedelta(hours=2),
+    "P3": None,
+}
+
+
+def raise_due(severity: str, level: int, created_at: datetime, now: datetime) -> bool:
+    """Whether an unacknowledged escalation at `level` has outlived its deadline (pure): level
+    1 is due one SLA after it was made, level 2 two SLAs after, and 3 is the top."""
+    sla = ACK_SLA.get(severity)
+    return sla is not None and level < 3 and now - created_at >= sla * level
+
+
+def sweep_escalations(store: Any, casino_id: str, now: datetime) -> list[Any]:
+    """Raise every unacknowledged escalation of the casino past its deadline (run every
+    minute by the scheduler or `frontdesk casino_host escalations sweep`); returns the raised
+    ones. Safe to run any number of times."""
+    raised = []
+    for escalation in store.unacknowledged_escalations(casino_id):
+        if raise_due(escalation.severity, escalation.escalation_level, escalation.created_at, now):
+            raised.append(store.raise_level(casino_id, escalation.escalation_id, now=now))
+    return raised

@@ -4,7 +4,7 @@ START -> compliance_gate -+-> END (blocked or safety: the gate's reply, no model
                           +-> router -+-> greeting_node -> END
                                       +-> off_topic_node -> END
                                       +-> handoff_router -> whisper_planner -> AGENT
-AGENT (host | dining | entertainment | comp) -> validate_node (or, a silent handoff, AGENT)
+AGENT (host | dining | entertainment | comp) -> validate_node (or, back to the host, host_agent)
 validate_node -+-> persona_envelope -> END
                +-> AGENT (RETRY, once)
                +-> fallback_node -> END
@@ -25,8 +25,9 @@ from frontdesk.assistants.casino_host.nodes import agents, checks, gate, plannin
 from frontdesk.assistants.casino_host.nodes import understanding as u
 from frontdesk.assistants.casino_host.state import CasinoHostState
 
-# Item 4: a turn is at most gate, router, handoff, planner, agent, handoff, validate, retry,
-# validate, envelope: 10 steps.
+# Item 4. The longest turn: gate, router, handoff, planner, agent, validate, agent (retry),
+# validate, envelope or fallback: 9 steps; a specialist handing back to the host adds one and
+# gives up the retry (routing.route_after_validate).
 RECURSION_LIMIT = 10
 
 
@@ -36,7 +37,9 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     graph.add_node(r.ROUTER, u.router)
     graph.add_node(r.GREETING, inline(u.greeting))
     graph.add_node(r.OFF_TOPIC, inline(u.off_topic))
-    graph.add_node(r.HANDOFF_ROUTER, inline(planning.handoff_router))
+    graph.add_node(
+        r.HANDOFF_ROUTER, inline(planning.handoff_router), destinations=(r.WHISPER_PLANNER,)
+    )
     graph.add_node(r.WHISPER_PLANNER, inline(planning.whisper_planner))
     for agent in r.AGENTS:
         others = tuple(a for a in r.AGENTS if a != agent)
@@ -55,7 +58,6 @@ def build_graph(checkpointer: BaseCheckpointSaver | None = None) -> CompiledStat
     graph.add_conditional_edges(
         r.ROUTER, inline(r.route_after_router), [r.GREETING, r.OFF_TOPIC, r.HANDOFF_ROUTER]
     )
-    graph.add_edge(r.HANDOFF_ROUTER, r.WHISPER_PLANNER)
     graph.add_conditional_edges(r.WHISPER_PLANNER, inline(r.route_after_handoff), list(r.AGENTS))
     graph.add_conditional_edges(
         r.VALIDATE,

@@ -8,9 +8,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontdesk.assistants.plugin import AssistantPlugin, lazy
+from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget, lazy
+
+
+def conversations_target(settings, models) -> EvalTarget:
+    from frontdesk.assistants.casino_host.suites import conversations_target as target
+
+    return target(settings, models)
+
+
+def guardrails_target(settings, models) -> EvalTarget:
+    from frontdesk.assistants.casino_host.suites import guardrails_target as target
+
+    return target(settings, models)
+
 
 HERE = Path(__file__).parent
+
+
+def cli():
+    from frontdesk.assistants.casino_host.cli import app
+
+    return app
+
 
 PLUGIN = AssistantPlugin(
     name="casino_host",
@@ -22,6 +42,9 @@ PLUGIN = AssistantPlugin(
     open_knowledge=lazy("frontdesk.assistants.casino_host.build:open_knowledge"),
     build_router=lazy("frontdesk.assistants.casino_host.build:build_router"),
     eval_dir=HERE / "data" / "eval",
+    web_module=HERE / "web" / "casino_host.js",
+    # The first of its own is what `frontdesk eval casino_host` runs.
+    eval_targets={"conversations": conversations_target, "guardrails": guardrails_target},
     topics={
         "dining": "Dining",
         "entertainment": "Shows and spa",
@@ -31,5 +54,6 @@ PLUGIN = AssistantPlugin(
         "identity_check": "Who is this",
         "off_topic": "Something else",
     },
+    cli=cli,
     demo_users=lazy("frontdesk.assistants.casino_host.build:demo_guests"),
 )

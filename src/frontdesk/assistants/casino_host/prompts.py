@@ -29,9 +29,9 @@ def say(templates: dict[str, str], language: str, **values: Any) -> str:
 # Item 14: the first contact discloses an AI host and says what it can do (L162).
 GREETING_FIRST = {
     "en": "Hi, this is Seven, the AI host for $casino. I can help with dining, shows, the spa "
-    "and your visit. What can I do for you?",
+    "and your visit. May I have your name?",
     "es": "Hola, soy Seven, el anfitrión virtual con IA de $casino. Puedo ayudarle con "
-    "restaurantes, espectáculos, el spa y su visita. ¿En qué le puedo ayudar?",
+    "restaurantes, espectáculos, el spa y su visita. ¿Me dice su nombre?",
 }
 GREETING_AGAIN = {
     "en": "Hi$name_part, great to hear from you. What can I help with today?",
@@ -84,6 +84,21 @@ FALLBACK = {
 GREETING_RESUMED = {"en": "What can I help with today?", "es": "¿En qué le puedo ayudar hoy?"}
 # Item 43: a new session after 48 h, the guest's name known.
 WARM_RESUME = {"en": "Welcome back, $name. ", "es": "Bienvenido de nuevo, $name. "}
+LAST_TOPIC = {"en": "Last time we discussed $topic. ", "es": "La última vez hablamos de $topic. "}
+TOPICS = {
+    "en": {
+        "dining_agent": "dinner plans",
+        "entertainment_agent": "shows and the spa",
+        "comp_agent": "offers",
+        "host_agent": "your visit",
+    },
+    "es": {
+        "dining_agent": "sus planes para cenar",
+        "entertainment_agent": "espectáculos y el spa",
+        "comp_agent": "ofertas",
+        "host_agent": "su visita",
+    },
+}
 # Item 44: acknowledged naturally when the guest switches language.
 LANGUAGE_SWITCHED = {"en": "Sure, English it is. ", "es": "Con gusto, seguimos en español. "}
 # An agent with nothing in the casino's content for the question.

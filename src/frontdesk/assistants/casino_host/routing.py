@@ -80,6 +80,9 @@ def route_after_validate(state: Mapping[str, Any]) -> str:
     result = state.get("validation_result")
     if result == "PASS":
         return PERSONA_ENVELOPE
-    if result == "RETRY" and int(state.get("retry_count") or 0) <= MAX_RETRIES:
+    # A turn passed back to the host has spent its step on that handoff: its failed reply
+    # goes to the fallback, so the longest turn stays within the recursion limit.
+    within_budget = int(state.get("retry_count") or 0) <= MAX_RETRIES
+    if result == "RETRY" and within_budget and HOST_AGENT not in (state.get("handoffs") or []):
         return agent_named(state.get("active_agent"))
     return FALLBACK

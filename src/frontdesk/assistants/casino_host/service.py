@@ -12,23 +12,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph.state import CompiledStateGraph
 
+from frontdesk.agentkit.service import DURABILITY
 from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
 from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
-from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host import optout, prompts
 from frontdesk.assistants.casino_host.compliance import scan_pii
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
+from frontdesk.assistants.casino_host.optout import is_opt_in, is_opt_out
 from frontdesk.assistants.casino_host.routing import FALLBACK
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.state import turn_state
@@ -36,7 +38,9 @@ from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavai
 from frontdesk.assistants.casino_host.storage.phone import E164
 from frontdesk.assistants.casino_host.turn_records import (
     Intake,
+    Written,
     take_in,
+    write_consent_reply,
     write_holding,
     write_turn,
 )
@@ -46,6 +50,7 @@ logger = logging.getLogger(__name__)
 
 NAME = "casino_host"
 HOLDING_SPEAKER = "holding"
+CONSENT_SPEAKER = "consent"
 
 
 class GuestNumberError(FrontdeskError):
@@ -66,10 +71,26 @@ def guest_number(user_id: str) -> str:
     return number
 
 
-@dataclass
-class TurnResult:
-    answer: Answer
-    events: list[ChatEvent]
+# A guest's SMS: 10 concatenated segments at most on most carriers; the API allows 4,096
+# characters, and the service takes no more either.
+MAX_MESSAGE_CHARS = 4096
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class MessageError(FrontdeskError):
+    """A message the host cannot take (too long, not text)."""
+
+
+def clean_message(message: str) -> str:
+    """The message as it may be stored and read: control characters removed (PostgreSQL
+    refuses NUL in text), refused when it is not valid Unicode or longer than a message."""
+    try:
+        message.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MessageError("the message holds an invalid character; send plain text") from None
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise MessageError(f"the message is longer than {MAX_MESSAGE_CHARS} characters")
+    return _CONTROL.sub("", message)
 
 
 class CasinoHostService:
@@ -87,7 +108,7 @@ class CasinoHostService:
         self.services = services
         self.store = store
         self._resources = resources
-        self._clock = clock
+        self.clock = clock  # the casino clock a turn runs at (tests set it)
         self._closed = False
 
     # -- AssistantService ---------------------------------------------------------------------
@@ -146,16 +167,19 @@ class CasinoHostService:
     async def ask(
         self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
     ) -> Answer:
+        message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
         phone = guest_number(user_id or self.services.settings.demo_guest)
         catalog = self.services.content.catalog(casino_id)
-        now = catalog.local(self._clock())
+        now = catalog.local(self.clock())
         delivery_id = f"chat:{uuid.uuid4()}"
         intake = await self._storage(take_in, self.store, casino_id, phone, message,
                                      delivery_id, now)  # fmt: skip
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
+        if is_opt_out(message) or is_opt_in(message) or intake.profile.consent.get("suppressed"):
+            return await self._consent(message, intake, thread_id, now)
         if intake.pause is not None:
             return await self._hold(message, intake, thread_id, now)
         context = CasinoHostContext(
@@ -165,6 +189,7 @@ class CasinoHostService:
             offers=intake.offers,
             now=now,
             opening=intake.opening,
+            previous_agent=intake.previous_agent,
         )
         state = await self._run_graph(message, intake, context, now)
         text = last_ai_text(state.get("messages") or [])
@@ -181,9 +206,9 @@ class CasinoHostService:
 
     # -- the turn ---------------------------------------------------------------------------
 
-    async def _storage(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def _storage(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
-            return await asyncio.to_thread(fn, *args)
+            return await asyncio.to_thread(fn, *args, **kwargs)
         except StorageUnavailable as exc:
             logger.error("casino host storage unavailable: %s", type(exc).__name__)
             raise HostUnavailable(
@@ -205,12 +230,36 @@ class CasinoHostService:
         config = self.config(intake.thread_id)
         try:
             async with running_time_limit():
-                return await self.graph.ainvoke(inputs, config, context=context)
+                return await self.graph.ainvoke(
+                    inputs, config, context=context, durability=DURABILITY
+                )
         except TimeoutError:
             # Out of time: the static fallback, never an error (the guest can ask again).
             logger.warning("casino host turn out of time: the fallback answers")
             text = prompts.say(prompts.FALLBACK, inputs["language"], **casino_values(context))
             return {**inputs, "messages": [AIMessage(content=text)], "speaker": FALLBACK}
+
+    async def _consent(self, message: str, intake: Intake, thread_id: str,
+                       now: datetime) -> Answer:  # fmt: skip
+        """STOP confirms and suppresses; START re-subscribes; a suppressed guest's other
+        messages are stored and get no reply (nothing may be sent after an opt-out)."""
+        catalog = self.services.content.catalog(intake.casino_id)
+        language = intake.profile.prompt_view(now).language or "en"
+        if is_opt_out(message):
+            suppressed, template = True, optout.CONFIRMATION
+        elif is_opt_in(message):
+            suppressed, template = False, optout.RESUBSCRIBED
+        else:
+            suppressed, template = True, None
+        text = prompts.say(template, language, casino=catalog.casino.name) if template else ""
+        profile = await self._storage(
+            write_consent_reply, self.store, intake, suppressed=suppressed,
+            reply=text or None, now=now,
+        )  # fmt: skip
+        state = {"language": language, "speaker": CONSENT_SPEAKER}
+        sms = split_sms(text, max_parts=2) if text else []
+        written = Written(None, None, 0, profile)
+        return self._answer(thread_id, intake, state, text, sms, CONSENT_SPEAKER, written)
 
     def _answered(self, thread_id: str, intake: Intake) -> Answer:
         reply = intake.answered

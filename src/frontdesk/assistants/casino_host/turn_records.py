@@ -18,7 +18,7 @@ from typing import Any
 
 from frontdesk.assistants.casino_host.compliance import scan_pii
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory, advance_phase
-from frontdesk.assistants.casino_host.profile.signals import is_substantive
+from frontdesk.assistants.casino_host.profile.signals import is_substantive, rapport_score
 from frontdesk.assistants.casino_host.storage import (
     Escalation,
     Offer,
@@ -26,6 +26,7 @@ from frontdesk.assistants.casino_host.storage import (
     Store,
     StoredMessage,
 )
+from frontdesk.assistants.casino_host.windowing import is_summary
 
 logger = logging.getLogger(__name__)
 
@@ -45,6 +46,10 @@ class Intake:
     pii_redacted: bool
     pause: Escalation | None  # a person has the conversation: hold, no model
     answered: StoredMessage | None  # this message's reply, when it was already sent
+    recent_guest_texts: tuple[str, ...] = ()  # before this message, oldest first
+    # A new session: who answered last in the previous one (item 43's "last time we
+    # discussed ..."), None when there was none.
+    previous_agent: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,13 @@ def take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: st
         now=now,
     )
     loaded = store.load_profile(casino_id, guest_uuid)
+    recent = store.recent_messages(casino_id, opening.thread_id, n=8)
+    previous_agent = None
+    if opening.previous is not None:
+        earlier = store.recent_messages(casino_id, opening.previous.thread_id, n=10)
+        previous_agent = next(
+            (m.agent for m in reversed(earlier) if m.direction == "outbound" and m.agent), None
+        )
     return Intake(
         casino_id=casino_id,
         guest_uuid=guest_uuid,
@@ -86,12 +98,20 @@ def take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: st
         pii_redacted=redacted != text,
         pause=store.active_pause(casino_id, guest_uuid, now),
         answered=None if is_new else store.find_outbound(casino_id, reply_key(message_id)),
+        recent_guest_texts=tuple(
+            m.text for m in recent if m.direction == "inbound" and m.message_id != message_id
+        ),
+        previous_agent=previous_agent,
     )
 
 
 def _apply(profile: GuestProfile, intake: Intake, state: dict[str, Any], text: str,
            now: datetime) -> None:  # fmt: skip
     """The turn's effects on the profile (once per message)."""
+    # A timed transition that fell due while the guest was silent (48 h: dormant) happens
+    # before the message that ends the silence (D23).
+    if (due := profile.due_sweep(now)) is not None:
+        profile.apply_phase_change(due)
     updates = {
         path: (item["value"], item["confidence"], item["source"])
         for path, item in (state.get("extracted_fields") or {}).items()
@@ -110,6 +130,7 @@ def _apply(profile: GuestProfile, intake: Intake, state: dict[str, Any], text: s
     plan = state.get("whisper_plan") or {}
     signals = profile.phase_signals(
         now,
+        rapport_score=rapport_score([*intake.recent_guest_texts, text]),
         offer_readiness_score=float(plan.get("offer_readiness_score") or 0.0),
         escalated=bool(state.get("escalation_request")),
     )
@@ -190,6 +211,9 @@ def write_turn(store: Store, intake: Intake, state: dict[str, Any], text: str, r
             details={"count": len(state["offer_flags"]), "agent": speaker},
             now=now,
         )
+    messages = state.get("messages") or []
+    if messages and is_summary(messages[0]):  # item 42 / D21: kept on the conversation too
+        store.set_summary(casino_id, intake.thread_id, str(messages[0].content), now=now)
     reply_id, _ = store.record_outbound(
         casino_id,
         thread_id=intake.thread_id,
@@ -213,3 +237,50 @@ def write_holding(store: Store, intake: Intake, reply: str, now: datetime) -> in
         now=now,
     )
     return reply_id
+
+
+def write_consent_reply(store: Store, intake: Intake, *, suppressed: bool, reply: str | None,
+                        now: datetime) -> GuestProfile:  # fmt: skip
+    """STOP or START: the consent record's `suppressed` flag and its history (X4), the
+    confirmation (None: a suppressed guest is sent nothing), once per message."""
+    for attempt in range(SAVE_ATTEMPTS):
+        loaded = store.load_profile(intake.casino_id, intake.guest_uuid)
+        profile = loaded.profile
+        if profile.engagement.last_message_id == intake.message_id:
+            break
+        if profile.consent.get("suppressed", False) != suppressed:
+            profile.consent["suppressed"] = suppressed
+            history = list(profile.consent.get("consent_revocation_history") or [])
+            history.append(
+                {
+                    "action": "opt_out" if suppressed else "opt_in",
+                    "method": "text_keyword",
+                    "timestamp": now.isoformat(),
+                    "processed_by": "casino_host",
+                }
+            )
+            profile.consent["consent_revocation_history"] = history
+            store.audit(
+                intake.casino_id,
+                "sms_opt_out" if suppressed else "sms_opt_in",
+                guest_uuid=intake.guest_uuid,
+                now=now,
+            )
+        profile.record_guest_message(substantive=False, now=now)
+        profile.engagement.last_message_id = intake.message_id
+        try:
+            store.save_profile(intake.casino_id, profile, loaded.version, now=now)
+            break
+        except StaleProfile:
+            if attempt == SAVE_ATTEMPTS - 1:
+                raise
+    if reply is not None:
+        store.record_outbound(
+            intake.casino_id,
+            thread_id=intake.thread_id,
+            text=reply,
+            agent="consent",
+            idempotency_key=reply_key(intake.message_id),
+            now=now,
+        )
+    return profile

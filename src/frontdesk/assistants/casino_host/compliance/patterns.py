@@ -36,7 +36,10 @@ _SERVICE_ROLE = (
 _NOT_A_PERSON = (
     r"(?:the|a|an|this|that|these|those|there|it|its|your|our|any|anything|anyone|anybody"
     r"|someone|somebody|something|everything|everyone|he|she|they|you|i|we|what|which|who"
-    r"|how|where|when|why|breakfast|brunch|lunch|dinner|parking|valet|wifi|food)\b"
+    r"|how|where|when|why|breakfast|brunch|lunch|dinner|parking|valet|wifi|food"
+    # Policies and amenities: "is smoking allowed in the casino" asks about no one.
+    r"|smoking|vaping|smoke|vape|gambling|betting|allowed|permitted|open|available|included"
+    r"|required|free|legal|ok|okay|possible|pets?|dogs?|pool|spa|gym|buffet|shuttle)\b"
 )
 # One to three words naming someone: "john smith", "my husband", "sarah".
 _SUBJECT = rf"(?!{_NOT_A_PERSON})\w+(?:\s+(?!{_NOT_A_PERSON})\w+){{0,2}}"

@@ -13,7 +13,6 @@ when a call fails, the turn goes to the static fallback without waiting on the m
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -37,35 +36,13 @@ from frontdesk.llm.breaker import CircuitOpen
 
 logger = logging.getLogger(__name__)
 
-# The words that send a message from the host to a specialist (EN and ES, accent-free).
-HANDOFF_WORDS: dict[str, re.Pattern[str]] = {
-    COMP_AGENT: re.compile(
-        r"\b(offers?|comps?|promos?|promotions?|deals?|free ?play|rewards?|points|discounts?|"
-        r"ofertas?|promociones?|descuentos?|puntos)\b"
-    ),
-    DINING_AGENT: re.compile(
-        r"\b(restaurants?|dinner|lunch|breakfast|brunch|eat|food|steak|sushi|buffet|menu|"
-        r"reservation for \d|cena|cenar|comer|comida|restaurantes?|desayuno|almuerzo)\b"
-    ),
-    ENTERTAINMENT_AGENT: re.compile(
-        r"\b(shows?|concerts?|tickets?|comedy|spa|massages?|nightclub|club|events?|"
-        r"espectaculos?|conciertos?|boletos|masajes?|entradas)\b"
-    ),
-}
 HISTORY_FOR_AGENT = 6  # messages: a 0.5B model loses the thread in longer histories
 
 
-def handoff_target(agent: str, text: str, facts_found: bool, handoffs: list[str]) -> str | None:
-    """The agent to pass this message to, if any (pure). The host hands off a message that
-    speaks only of one specialist's subject; a specialist with nothing to say goes back to
-    the host."""
-    if handoffs:
-        return None
-    folded = text.casefold()
-    if agent == HOST_AGENT:
-        matching = [name for name, words in HANDOFF_WORDS.items() if words.search(folded)]
-        return matching[0] if len(matching) == 1 else None
-    if not facts_found:
+def handoff_target(agent: str, facts_found: bool, handoffs: list[str]) -> str | None:
+    """`back_to_host` (item 16, pure): a specialist whose tools found nothing passes the
+    message to the host, once per turn."""
+    if agent != HOST_AGENT and not facts_found and HOST_AGENT not in handoffs:
         return HOST_AGENT
     return None
 
@@ -151,12 +128,9 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     if agent == HOST_AGENT and state.get("query_type") == "sensitive":
         return Command(goto=VALIDATE, update=escalated_reply(state, ctx))
     handoffs = list(state.get("handoffs") or [])
-    text = guest_text(state)
-    target = handoff_target(agent, text, True, handoffs) if agent == HOST_AGENT else None
-    facts = run_tools(agent, ctx, state) if target is None else tools.Facts()
-    if target is None:
-        target = handoff_target(agent, text, bool(facts.lines), handoffs)
-    if target is not None and target != agent:
+    facts = run_tools(agent, ctx, state)
+    target = handoff_target(agent, bool(facts.lines), handoffs)
+    if target is not None:
         return Command(
             goto=target, update={"active_agent": target, "handoffs": [*handoffs, target]}
         )

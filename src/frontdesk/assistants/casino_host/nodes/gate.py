@@ -45,7 +45,11 @@ def compliance_gate(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) 
             "reason": f"compliance:{result.layer}",
             "source": COMPLIANCE_GATE,
         }
-    if message is not None and result.redacted_text != text:
+    # PII redacted, and an MMS kept as its text only: no number and no media URL reaches a
+    # model, the checkpoint or the transcript (items 12, G22).
+    if message is not None and (
+        result.redacted_text != text or not isinstance(message.content, str)
+    ):
         update["messages"] = [HumanMessage(content=result.redacted_text, id=message.id)]
     if result.ends_turn and result.reply:
         answered = reply(state, result.reply, COMPLIANCE_GATE)

@@ -8,26 +8,85 @@ fails leaves the plan empty and the agent answers anyway (G11).
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import Command
 
 from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.profile import plan_next
-from frontdesk.assistants.casino_host.routing import HOST_AGENT, agent_named
+from frontdesk.assistants.casino_host.nodes.common import guest_text
+from frontdesk.assistants.casino_host.profile import PROMPT_THRESHOLD, plan_next
+from frontdesk.assistants.casino_host.routing import (
+    COMP_AGENT,
+    DINING_AGENT,
+    ENTERTAINMENT_AGENT,
+    HOST_AGENT,
+    WHISPER_PLANNER,
+    agent_named,
+)
 
 logger = logging.getLogger(__name__)
 
 
-def handoff_router(state: dict[str, Any]) -> dict[str, Any]:
+# The words that pass a message the router gave the host to one specialist (EN and ES,
+# matched on lower-cased text): "what offers do you have" is the comp agent's even when the
+# classifier called it general.
+HANDOFF_WORDS: dict[str, re.Pattern[str]] = {
+    COMP_AGENT: re.compile(
+        r"\b(offers?|comps?|promos?|promotions?|deals?|free ?play|rewards?|points|discounts?|"
+        r"ofertas?|promociones?|descuentos?|puntos)\b"
+    ),
+    DINING_AGENT: re.compile(
+        r"\b(restaurants?|dinner|lunch|breakfast|brunch|eat|food|steak|sushi|buffet|menu|"
+        r"cena|cenar|comer|comida|restaurantes?|desayuno|almuerzo)\b"
+    ),
+    ENTERTAINMENT_AGENT: re.compile(
+        r"\b(shows?|concerts?|tickets?|comedy|spa|massages?|nightclub|club|events?|"
+        r"espect[aá]culos?|conciertos?|boletos|masajes?|entradas)\b"
+    ),
+}
+
+
+def agent_for(state: dict[str, Any]) -> str:
+    """The agent that answers (pure): the router's domain, except that a message given to
+    the host that speaks only of one specialist's subject goes to that specialist."""
     if state.get("query_type") == "sensitive":
-        return {"active_agent": HOST_AGENT}
-    return {"active_agent": agent_named(state.get("domain"))}
+        return HOST_AGENT
+    agent = agent_named(state.get("domain"))
+    if agent == HOST_AGENT:
+        text = guest_text(state).casefold()
+        matching = [name for name, words in HANDOFF_WORDS.items() if words.search(text)]
+        if len(matching) == 1:
+            return matching[0]
+    return agent
+
+
+def handoff_router(state: dict[str, Any]) -> Command:
+    """`transfer_to_<agent>` (item 16) as a Command: the whisper planner runs next, then the
+    agent it names."""
+    agent = agent_for(state)
+    handoffs = [] if agent == HOST_AGENT else [agent]
+    return Command(goto=WHISPER_PLANNER, update={"active_agent": agent, "handoffs": handoffs})
 
 
 def make_plan(state: dict[str, Any], ctx: CasinoHostContext) -> dict[str, Any] | None:
     view = ctx.profile.prompt_view(ctx.now)  # consent-filtered, < 0.40 confidence left out
+    # What the guest says this turn counts already: the plan moves on to what is not known
+    # (item 33), instead of asking about what was just told.
+    said = {
+        path: item
+        for path, item in (state.get("extracted_fields") or {}).items()
+        if float(item.get("confidence") or 0.0) >= PROMPT_THRESHOLD
+    }
+    if said:
+        view = dataclasses.replace(
+            view,
+            values={**view.values, **{p: item["value"] for p, item in said.items()}},
+            confidences={**view.confidences, **{p: item["confidence"] for p, item in said.items()}},
+        )
     plan = plan_next(
         view,
         (state.get("messages") or [])[-20:],

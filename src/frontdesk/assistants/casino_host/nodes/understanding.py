@@ -30,7 +30,14 @@ from frontdesk.assistants.casino_host.nodes.common import (
     guest_texts,
     reply,
 )
-from frontdesk.assistants.casino_host.routing import GREETING, MIN_ROUTER_CONFIDENCE, OFF_TOPIC
+from frontdesk.assistants.casino_host.routing import (
+    GREETING,
+    HOST_AGENT,
+    MIN_ROUTER_CONFIDENCE,
+    OFF_TOPIC,
+    agent_named,
+)
+from frontdesk.assistants.casino_host.windowing import window_updates
 
 logger = logging.getLogger(__name__)
 
@@ -49,12 +56,17 @@ class RouterOutput(BaseModel):
     language: str = "en"
 
 
+def domain_named(name: str | None) -> str:
+    """The domain a label or a model's answer means ("spa" is entertainment's, item 3)."""
+    return agent_named(name).removesuffix("_agent")
+
+
 def intent_of(label: str, confidence: float) -> tuple[str, str | None]:
     """(query_type, domain) for a router label."""
-    if label in DOMAINS:
-        return "domain_query", label
     if label in QUERY_TYPES:
         return label, None
+    if label in DOMAINS or agent_named(label) != HOST_AGENT:
+        return "domain_query", domain_named(label)
     return "ambiguous", None
 
 
@@ -102,6 +114,8 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
         "language": language,
         "language_switched": switched,
     }
+    if folded := window_updates(list(state.get("messages") or [])):
+        update["messages"] = folded
     trigger = escalation_trigger(text)
     if trigger is not None:
         request = {"severity": trigger.severity, "reason": trigger.reason, "source": "router"}
@@ -149,7 +163,7 @@ def model_route(llm: Any, timeout_s: float):
         if not isinstance(output, RouterOutput):
             output = RouterOutput.model_validate(output)
         if output.query_type == "domain_query":
-            return (output.domain if output.domain in DOMAINS else "host"), output.router_confidence
+            return domain_named(output.domain), output.router_confidence
         return output.query_type, output.router_confidence
 
     return route
@@ -164,6 +178,9 @@ def with_opening(state: dict[str, Any], ctx: CasinoHostContext, text: str) -> st
     prefix = ""
     if ctx.opening == "new_session" and name:
         prefix = prompts.say(prompts.WARM_RESUME, language, name=name)
+        topic = prompts.TOPICS.get(language, prompts.TOPICS["en"]).get(ctx.previous_agent or "")
+        if topic:
+            prefix += prompts.say(prompts.LAST_TOPIC, language, topic=topic)
     if state.get("language_switched"):
         prefix = prompts.say(prompts.LANGUAGE_SWITCHED, language) + prefix
     return prefix + text
@@ -202,6 +219,6 @@ def off_topic(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> dic
         request = {"severity": "P3", "reason": "unclear_messages", "source": OFF_TOPIC}
         return reply(state, text, OFF_TOPIC, escalation_triggered="P3",
                      escalation_request=request, unclear_streak=0)  # fmt: skip
-    if streak >= UNCLEAR_BEFORE_MENU:
-        return reply(state, prompts.say(prompts.MENU, language, **values), OFF_TOPIC)
-    return reply(state, prompts.say(prompts.OFF_TOPIC, language, **values), OFF_TOPIC)
+    template = prompts.MENU if streak >= UNCLEAR_BEFORE_MENU else prompts.OFF_TOPIC
+    text = with_opening(state, ctx, prompts.say(template, language, **values))
+    return reply(state, text, OFF_TOPIC)

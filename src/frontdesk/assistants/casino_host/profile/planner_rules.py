@@ -222,7 +222,7 @@ def plan_next(
 
     intent = _intent(latest)
     candidates = [t for t in TOPIC_ORDER if _topic_allowed(t, profile_view, phase)]
-    if intent in candidates and _missing(intent, profile_view):
+    if intent in candidates and _topic_open(intent, profile_view):
         topic = intent
     else:
         topic = next((t for t in candidates if _topic_open(t, profile_view)), "none")
