@@ -20,6 +20,7 @@ from frontdesk.assistants.casino_host.context import HostServices
 from frontdesk.assistants.casino_host.escalation import sweep_escalations
 from frontdesk.assistants.casino_host.graph import build_graph
 from frontdesk.assistants.casino_host.nodes.understanding import model_route
+from frontdesk.assistants.casino_host.router_keywords import router_keywords
 from frontdesk.assistants.casino_host.service import NAME, CasinoHostService, HostUnavailable
 from frontdesk.assistants.casino_host.settings import CasinoHostSettings
 from frontdesk.assistants.casino_host.storage import StorageError, Store
@@ -35,6 +36,8 @@ logger = logging.getLogger(__name__)
 
 DATA_DIR = Path(__file__).parent / "data"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+# The keyword features' weight beside the embedding (telecom's measured best is 0.5).
+LEXICAL_WEIGHT = 0.5
 GREETINGS = [
     (
         r"(hi|hello|hey|hiya|yo|good (morning|afternoon|evening)|hola|buenas|buenos dias|"
@@ -95,6 +98,8 @@ def build_router(
         load_examples(ROUTER_EXAMPLES),
         cache_dir=settings.index_dir(NAME),
         embeddings_id=models.embeddings_id,
+        lexical=router_keywords(CasinoContent.load()),
+        lexical_weight=LEXICAL_WEIGHT,
     )
     host = CasinoHostSettings.of(settings)
     enabled = use_llm and settings.router_llm != "never"
