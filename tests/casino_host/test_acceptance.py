@@ -916,6 +916,19 @@ async def test_g19_a_message_during_the_pause_gets_the_holding_text_and_no_model
     assert later.extra["agent"] != "holding"
 
 
+async def test_g19_a_crisis_during_the_pause_still_gets_the_gate_reply(host):
+    """The pause holds ordinary messages; a safety one is answered by the gate (helpline), not
+    with "a host will text you shortly"."""
+    phone = new_phone()
+    await host.ask("Can I talk to a real host?", phone)
+    answer = await host.ask(
+        "I think I have a gambling problem, I can't stop", phone, at=NOW + timedelta(minutes=5)
+    )
+    assert answer.extra["agent"] == "compliance_gate"
+    assert HELPLINE in answer.answer
+    assert host.brain.calls == []
+
+
 # -- G20-G23: the conversation over time ----------------------------------------------------------
 
 

@@ -26,7 +26,7 @@ from frontdesk.agentkit.service import DURABILITY
 from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
 from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
 from frontdesk.assistants.casino_host import optout, prompts
-from frontdesk.assistants.casino_host.compliance import scan_pii
+from frontdesk.assistants.casino_host.compliance import check, scan_pii
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
@@ -180,7 +180,9 @@ class CasinoHostService:
             return self._answered(thread_id, intake)
         if is_opt_out(message) or is_opt_in(message) or intake.profile.consent.get("suppressed"):
             return await self._consent(message, intake, thread_id, now)
-        if intake.pause is not None:
+        # During a person's pause the bot holds, except that a safety or blocked message
+        # still gets the gate's reply (a crisis is never answered "a host will text you").
+        if intake.pause is not None and not check(message).ends_turn:
             return await self._hold(message, intake, thread_id, now)
         context = CasinoHostContext(
             services=self.services,

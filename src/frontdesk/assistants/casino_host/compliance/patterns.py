@@ -107,7 +107,7 @@ INJECTION_PATTERNS: tuple[Pattern, ...] = (
     _injection(
         "inj_sms_forward",
         "en",
-        r"\bforward\s+(?:this|all|my)\s+(?:messages?|texts?|sms)\s+to\b",
+        r"\bforward\s+(?:this|all|my)\s+(?:messages?|texts?|sms|conversation|chat)\s+to\b",
     ),
     _injection(
         "inj_send_message",
@@ -142,7 +142,11 @@ RESPONSIBLE_GAMING_PATTERNS: tuple[Pattern, ...] = (
     _gaming("rg_problem_rev", "en", r"problem\s+gambl"),
     _gaming("rg_addicted", "en", r"addict(?:ed|ion)?\s+(?:to\s+)?gambl"),
     _gaming("rg_self_exclude", "en", r"self[- ]?exclu"),
-    _gaming("rg_cant_stop", "en", r"(?:can'?t|cannot|can\s+not)\s+stop\s+gambl"),
+    _gaming(
+        "rg_cant_stop",
+        "en",
+        r"(?:can'?t|cant|cannot|can\s+not)\s+stop\s+(?:gambl|betting|losing\s+(?:money|at))",
+    ),
     _gaming("rg_help", "en", r"help\s+(?:with|for)\s+(?:my\s+)?gambl"),
     _gaming("rg_helpline", "en", r"gambling\s+(?:help\s*line|hotline)"),
     _gaming("rg_compulsive", "en", r"compulsive\s+gambl"),
@@ -150,7 +154,11 @@ RESPONSIBLE_GAMING_PATTERNS: tuple[Pattern, ...] = (
     _gaming("rg_lost_all", "en", r"lost\s+(?:all|everything)\s+(?:\w+\s+)?gambl"),
     _gaming("rg_ruin", "en", r"gambl(?:ing)?\s+(?:is\s+)?ruin"),
     _gaming("rg_ban_self", "en", r"(?:want|need)\s+to\s+(?:ban|exclude)\s+(?:myself|me)\b"),
-    _gaming("rg_limit", "en", r"limit\s+my\s+(?:gambl|play|betting)"),
+    _gaming(
+        "rg_limit",
+        "en",
+        r"limit\s+(?:on\s+|to\s+)?my\s+(?:gambl|play|betting)|set\s+(?:a\s+)?(?:gambling|betting)\s+limit",
+    ),
     _gaming("rg_break", "en", r"take\s+a\s+break\s+from\s+gambl"),
     _gaming(
         "rg_spending",
@@ -221,7 +229,12 @@ AGE_VERIFY_PATTERNS: tuple[Pattern, ...] = (
         "en",
         r"\bminors?\b[^.?!\n]{0,60}\b(?:allow|enter|visit|casino|gambl|play)",
     ),
-    _age("age_es_minor", "es", r"\bmenor(?:es)?\s+de\s+edad\b"),
+    _age(
+        "age_es_minor",
+        "es",
+        r"\bmenor(?:es)?\s+de\s+edad\b|\btiene\s+(?:1[0-9]|[1-9])\s+anos\b[^.?!]{0,40}"
+        r"\b(?:jugar|apostar|tragamonedas|mesas)\b",
+    ),
     _age(
         "age_es_how_old",
         "es",
@@ -368,7 +381,7 @@ PATRON_PRIVACY_PATTERNS: tuple[Pattern, ...] = (
     _privacy(
         "priv_es_where",
         "es",
-        r"\bdonde\s+esta\s+(?:mi\s+)?(?:esposo|esposa|amigo|amiga|pareja|novio|novia)\b",
+        r"\b(?:donde\s+esta|en\s+que\s+habitacion\s+(?:se\s+)?(?:esta|hospeda|queda)\w*(?:\s+quedando)?)\s+(?:mi\s+)?(?:esposo|esposa|amigo|amiga|pareja|novio|novia)\b",
     ),
     _privacy(
         "priv_es_info",
