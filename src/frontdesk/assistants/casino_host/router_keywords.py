@@ -127,10 +127,11 @@ STEMS: dict[str, tuple[str, ...]] = {
 }
 DOMAINS = tuple(STEMS)
 # Words of a venue's name too common to say which domain it is ("the", "bar", "grill"...).
-_COMMON = frozenset(
-    "the and at of by bar grill room lounge house club cafe cafe' center centre sun casino "
-    "hotel tower sky earth mohegan bellagio las vegas new".split()  # noqa: SIM905 - a word list
-)
+_COMMON_WORDS = """
+    the and at of by bar grill room lounge house club cafe center centre sun casino hotel tower
+    sky earth mohegan bellagio las vegas new
+"""
+_COMMON = frozenset(_COMMON_WORDS.split())
 _WORD = re.compile(r"[a-záéíóúñ']{4,}")
 _CATEGORY_DOMAIN = {"dining": "dining", "entertainment": "entertainment", "spa": "entertainment"}
 
