@@ -30,7 +30,7 @@ from frontdesk.assistants.casino_host.compliance.evaluation import (
 )
 from frontdesk.assistants.casino_host.context import CasinoHostContext
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
-from frontdesk.assistants.casino_host.nodes import checks, gate, planning
+from frontdesk.assistants.casino_host.nodes import agents, checks, gate, planning
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory, grant
 from frontdesk.assistants.casino_host.routing import ROUTER, route_after_compliance
 from frontdesk.assistants.casino_host.sms import SAFE_GAMING_LANGUAGE_FALLBACK, segments_needed
@@ -455,7 +455,14 @@ async def test_g9_router_domain_names_the_agent(host, domain, agent):
 UNSUPPORTED_TIME = "It opens at 3:17 AM tonight, see you there."
 
 
-async def test_g10_retry_retry_falls_back_after_exactly_two_agent_calls(host):
+@pytest.fixture
+def model_retries(monkeypatch):
+    """The retry loop around the model: the facts give no reply to compose, so the agent's
+    second attempt is the model's, with the feedback (as when a search found no named item)."""
+    monkeypatch.setattr(agents, "composed_reply", lambda facts, language: None)
+
+
+async def test_g10_retry_retry_falls_back_after_exactly_two_agent_calls(host, model_retries):
     host.router.default = ("dining", 0.9)
     host.brain.default = UNSUPPORTED_TIME
     answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
@@ -470,7 +477,21 @@ async def test_g10_retry_retry_falls_back_after_exactly_two_agent_calls(host):
     assert "YOUR LAST DRAFT WAS REJECTED" not in host.brain.systems()[0]
 
 
-async def test_g10_a_handoff_then_two_retries_stays_inside_the_recursion_limit(host):
+async def test_g10_the_retry_restates_the_facts_in_code_without_a_second_model_call(host):
+    """A draft with a time the facts do not hold is sent back once; the agent's second attempt
+    restates its first item and today's hours from the data, and that passes."""
+    host.router.default = ("dining", 0.9)
+    host.brain.default = UNSUPPORTED_TIME
+    answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
+    assert len(host.brain.calls) == 1
+    assert answer.extra["agent"] == "dining_agent" and answer.validation == "PASS"
+    assert "3:17" not in answer.answer
+    facts = [c["content"] for c in answer.context]
+    name = facts[0].split(":", 1)[0]
+    assert answer.answer.startswith(f"Try {name}")
+
+
+async def test_g10_a_handoff_then_two_retries_stays_inside_the_recursion_limit(host, model_retries):
     """The longest turn: host hands off to dining, which is retried and falls back."""
     host.router.default = ("host", 0.9)
     host.brain.default = UNSUPPORTED_TIME
@@ -495,7 +516,7 @@ async def test_g10_validator_error_on_the_first_attempt_passes(host, monkeypatch
     assert answer.answer == "You will love the dining here."
 
 
-async def test_g10_validator_error_on_the_retry_falls_back(host, monkeypatch):
+async def test_g10_validator_error_on_the_retry_falls_back(host, monkeypatch, model_retries):
     verdicts: list[Any] = [(False, "Say it more warmly.", []), RuntimeError("validator down")]
 
     def flaky(state, ctx):
@@ -519,10 +540,10 @@ async def test_g11_planner_failure_leaves_no_plan_and_the_agent_still_answers(ho
 
     monkeypatch.setattr(planning, "make_plan", broken)
     host.router.default = ("dining", 0.9)
-    host.brain.default = "Happy to help you find a great dinner spot."
+    host.brain.default = "Michael Jordan's Steak House is a great dinner spot."
     answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
     assert answer.extra["agent"] == "dining_agent"
-    assert answer.answer == "Happy to help you find a great dinner spot."
+    assert answer.answer == "Michael Jordan's Steak House is a great dinner spot."
     assert len(host.brain.calls) == 1
     assert "HOST NOTE" not in host.brain.systems()[0]
     assert (await host.state(answer))["whisper_plan"] is None
@@ -576,7 +597,7 @@ async def test_g12_a_300_character_reply_is_at_most_two_sms_without_ellipsis(
         assert "..." not in part and "\u2026" not in part
 
 
-async def test_g13_fabricated_free_play_is_sent_back_with_feedback(host):
+async def test_g13_fabricated_free_play_is_sent_back_with_feedback(host, model_retries):
     host.router.default = ("comp", 0.9)
     host.brain.replies = ["We'd love to welcome you with $50 free play tonight."]
     host.brain.default = "Happy to share what is on at the resort right now."

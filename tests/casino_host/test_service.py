@@ -237,8 +237,8 @@ async def test_a_message_during_an_escalation_pause_is_held_stored_and_not_model
 
 @pytest.mark.parametrize(
     "failure",
-    [RuntimeError("model crashed"), TimeoutError("model timed out"), "{{{", "", "   "],
-    ids=["raises", "times_out", "garbage_braces", "empty", "blank"],
+    [RuntimeError("model crashed"), TimeoutError("model timed out"), "", "   "],
+    ids=["raises", "times_out", "empty", "blank"],
 )
 async def test_a_failing_or_garbage_model_gets_the_fallback_with_the_casino_phone(host, failure):
     host.brain.default = failure
@@ -247,6 +247,17 @@ async def test_a_failing_or_garbage_model_gets_the_fallback_with_the_casino_phon
     assert CASINO_PHONE in answer.answer
     assert answer.extra["agent"] == "fallback_node"
     assert answer.extra["offer"] is None
+
+
+async def test_a_garbage_draft_is_replaced_by_the_facts_restated_in_code(host):
+    """ "{{{" says nothing: sent back once, the agent restates what its search found."""
+    host.brain.default = "{{{"
+    answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
+    assert len(host.brain.calls) == 1
+    assert answer.extra["agent"] == "dining_agent"
+    assert "{" not in answer.answer
+    names = [c["content"].split(":", 1)[0] for c in answer.context]
+    assert any(name in answer.answer for name in names), (answer.answer, names)
 
 
 async def test_the_fallback_is_in_the_guests_language(host):

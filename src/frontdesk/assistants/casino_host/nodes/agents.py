@@ -22,6 +22,7 @@ from langgraph.types import Command
 
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.casino_host import prompts, tools
+from frontdesk.assistants.casino_host.composed import composed_reply
 from frontdesk.assistants.casino_host.context import CasinoHostContext
 from frontdesk.assistants.casino_host.nodes.common import casino_values, guest_text, reply
 from frontdesk.assistants.casino_host.nodes.understanding import with_opening
@@ -144,6 +145,12 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     if not facts.lines:
         text = prompts.say(prompts.NOTHING_FOUND, language, **casino_values(ctx))
         update = reply(state, with_opening(state, ctx, text), agent, skip_validation=True, **update)
+        return Command(goto=VALIDATE, update=update)
+    if int(state.get("retry_count") or 0) > 0 and (composed := composed_reply(facts, language)):
+        # The second attempt restates the facts in code: asked again, the model mostly
+        # repeats its mistake (composed.py).
+        update = reply(state, with_opening(state, ctx, composed), agent, skip_validation=False,
+                       **update)  # fmt: skip
         return Command(goto=VALIDATE, update=update)
     drafted = await call_model(ctx, agent_messages(agent, state, ctx, facts))
     if drafted is None:

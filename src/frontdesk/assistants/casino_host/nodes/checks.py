@@ -25,8 +25,10 @@ from frontdesk.agentkit.validation import (
     validator_error_outcome,
 )
 from frontdesk.assistants.casino_host.context import CasinoHostContext
+from frontdesk.assistants.casino_host.extraction import detect_language
 from frontdesk.assistants.casino_host.nodes.common import draft_of, guest_text
-from frontdesk.assistants.casino_host.routing import COMP_AGENT
+from frontdesk.assistants.casino_host.prompts import LANGUAGE_NAMES
+from frontdesk.assistants.casino_host.routing import COMP_AGENT, DINING_AGENT, ENTERTAINMENT_AGENT
 from frontdesk.assistants.casino_host.verification import verify_offers
 
 logger = logging.getLogger(__name__)
@@ -67,8 +69,16 @@ def review(state: dict[str, Any], ctx: CasinoHostContext) -> tuple[bool, str, li
     )
     if not grounding.grounded:
         return False, grounding.feedback(), []
+    language = state.get("language") or "en"
+    written_in = detect_language(text)
+    if written_in is not None and written_in != language:
+        return False, f"Write the reply in {LANGUAGE_NAMES.get(language, language)}.", []
+    names = named_items(facts)
+    agent = state.get("active_agent")
+    if agent in (DINING_AGENT, ENTERTAINMENT_AGENT) and names and not mentions_any(text, names):
+        return False, "Recommend by its exact name one of: " + "; ".join(names[:3]) + ".", []
     flagged: list[str] = []
-    if state.get("active_agent") == COMP_AGENT:
+    if agent == COMP_AGENT:
         offers = verify_offers(text, ctx.catalog, ctx.now)
         if not offers.passed:
             return False, offers.feedback(), []
@@ -77,6 +87,31 @@ def review(state: dict[str, Any], ctx: CasinoHostContext) -> tuple[bool, str, li
         if offer and not any(ctx.catalog.promotions_matching(c, ctx.now) for c in offers.verified):
             return False, f"Include the OFFER from FACTS: {offer['value']}.", flagged
     return True, "", flagged
+
+
+def named_items(facts: list[str]) -> list[str]:
+    """The items the facts are about, by name ("Tuscany: Italian cuisine. ..." -> Tuscany)."""
+    names = []
+    for line in facts:
+        name = line.split(":", 1)[0].strip()
+        if name and name != "OFFER" and ": today (" not in line and name not in names:
+            names.append(name)
+    return names
+
+
+def mentions_any(text: str, names: list[str]) -> bool:
+    """Whether the reply names one of the items (its name, or the name without a leading
+    "The" and any possessive, case-insensitive)."""
+    folded = text.casefold().replace("\u2019", "'")
+    for name in names:
+        short = name.casefold().removeprefix("the ").replace("\u2019", "'")
+        if (
+            short in folded
+            or short.split(" ")[0] in folded.split()
+            and len(short.split(" ")[0]) > 4
+        ):
+            return True
+    return False
 
 
 def validate(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> dict[str, Any]:

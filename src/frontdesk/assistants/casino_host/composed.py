@@ -1,0 +1,52 @@
+"""Replies written in code from an agent's FACTS, for its second attempt.
+
+Asked again after its draft failed validation, the 0.5B model mostly repeats the mistake (a
+time, a price, a venue from elsewhere). So the retry restates the agent's best facts itself:
+the item it found first, what it is and where, and today's hours; the comp agent's offer with
+how to redeem it. Grounded by construction, in the guest's language, SMS-short; the persona
+envelope still shapes it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from frontdesk.assistants.casino_host.tools import Facts
+
+_TODAY = re.compile(r"^(?P<name>.+?): today \([^)]*\) (?P<periods>[^;]+);")
+_OFFER = re.compile(r"^OFFER: (?P<value>.+?) \((?P<title>[^)]+)\)\. To redeem: (?P<how>.+)$")
+_FIRST_SENTENCE = re.compile(r"^(?P<name>[^:]+): (?P<what>[^.]+\.)")
+
+TEMPLATES = {
+    "en": {
+        "place": "Try {name}: {what}",
+        "today": " Today it's open {periods}.",
+        "offer": "We'd love to welcome you with {value}. To redeem: {how}",
+        "item": "{name}: {what}",
+    },
+    "es": {
+        "place": "Le recomiendo {name}.",
+        "today": " Hoy abre {periods}.",
+        "offer": "Nos encantaría recibirle con {value} ({title}). Para usarlo: {how}",
+        "item": "Le recomiendo {name}.",
+    },
+}
+
+
+def composed_reply(facts: Facts, language: str) -> str | None:
+    """The reply the facts make, or None when they hold nothing to say."""
+    words = TEMPLATES.get(language, TEMPLATES["en"])
+    for line in facts.lines:
+        if offer := _OFFER.match(line):
+            return words["offer"].format(**offer.groupdict())
+    today = {m["name"]: m["periods"].strip() for m in map(_TODAY.match, facts.lines) if m}
+    for line in facts.lines:
+        first = _FIRST_SENTENCE.match(line)
+        if first is None or first["name"].startswith("OFFER") or _TODAY.match(line):
+            continue
+        name = first["name"].strip()
+        text = words["place" if name in today else "item"].format(name=name, what=first["what"])
+        if name in today:
+            text += words["today"].format(periods=today[name])
+        return text
+    return None
