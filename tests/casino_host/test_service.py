@@ -303,6 +303,16 @@ async def test_a_database_that_goes_down_fails_the_turn_with_a_frontdesk_error(h
 # -- tenants -------------------------------------------------------------------------------------
 
 
+async def test_a_conversation_without_a_guest_is_a_guest_of_its_own(host):
+    """Anonymous web visitors never share a profile, a pause or a language: each conversation
+    that names no guest is its own (made-up) guest; the same conversation stays that guest."""
+    first = await host.service.ask("Hi", "conversation-a", scope=CASINO)
+    again = await host.service.ask("Hello again", "conversation-a", scope=CASINO)
+    other = await host.service.ask("Hi", "conversation-b", scope=CASINO)
+    assert first.extra["guest_uuid"] == again.extra["guest_uuid"]
+    assert other.extra["guest_uuid"] != first.extra["guest_uuid"]
+
+
 async def test_the_same_phone_at_two_casinos_is_two_guests(host):
     phone = new_phone()
     host.router.decision = RouteDecision("greeting", 1.0, "classifier")

@@ -11,6 +11,7 @@ caller uses.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import re
 import uuid
@@ -69,6 +70,14 @@ def guest_number(user_id: str) -> str:
             f"the guest must be a phone number in E.164 form such as +18605550123, not {user_id!r}"
         )
     return number
+
+
+def conversation_guest(thread_id: str) -> str:
+    """The made-up number of a conversation nobody signed in to: its own guest (+1 555
+    XXX XXXX, an area code no phone has), so two anonymous web visitors never share a profile,
+    a pause or a language."""
+    digits = int(hashlib.sha256(thread_id.encode("utf-8")).hexdigest(), 16) % 10_000_000
+    return f"+1555{digits:07d}"
 
 
 # A guest's SMS: 10 concatenated segments at most on most carriers; the API allows 4,096
@@ -170,7 +179,7 @@ class CasinoHostService:
         message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
-        phone = guest_number(user_id or self.services.settings.demo_guest)
+        phone = guest_number(user_id) if user_id else conversation_guest(thread_id)
         catalog = self.services.content.catalog(casino_id)
         now = catalog.local(self.clock())
         delivery_id = f"chat:{uuid.uuid4()}"

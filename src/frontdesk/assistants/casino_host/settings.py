@@ -16,7 +16,8 @@ class CasinoHostSettings(AssistantSettings):
 
     # The casino a turn is about when the caller names none (`--casino` picks another).
     default_casino: str = "mohegan_sun"
-    # The guest a turn is for when the caller names none (the web UI's demo sign-in names one).
+    # The first of the web UI's demo guests (a caller that names no guest gets one of its own
+    # per conversation: service.conversation_guest).
     demo_guest: str = "+18605550100"
     # D12: the LLM router's own time limit; past it the host agent answers.
     router_timeout_s: float = Field(default=5.0, gt=0)
