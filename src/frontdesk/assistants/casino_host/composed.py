@@ -15,7 +15,10 @@ from frontdesk.assistants.casino_host.tools import Facts
 
 _TODAY = re.compile(r"^(?P<name>.+?): today \([^)]*\) (?P<periods>[^;]+);")
 _OFFER = re.compile(r"^OFFER: (?P<value>.+?) \((?P<title>[^)]+)\)\. To redeem: (?P<how>.+)$")
-_FIRST_SENTENCE = re.compile(r"^(?P<name>[^:]+): (?P<what>[^.]+\.)")
+_FIRST_SENTENCE = re.compile(r"^(?P<name>[^:]+): (?P<what>(?:Type|Answer): [^.]+\.|[^.]+\.)")
+_WHERE = re.compile(r"Located in [^.]+\.")
+# How the content's texts label a fact ("Type: comedy.", "Answer: Check-in is at 3 PM.").
+_LABEL = re.compile(r"^(?:Type|Answer):\s*")
 
 TEMPLATES = {
     "en": {
@@ -44,8 +47,13 @@ def composed_reply(facts: Facts, language: str) -> str | None:
         first = _FIRST_SENTENCE.match(line)
         if first is None or first["name"].startswith("OFFER") or _TODAY.match(line):
             continue
-        name = first["name"].strip()
-        text = words["place" if name in today else "item"].format(name=name, what=first["what"])
+        name, what = first["name"].strip(), _LABEL.sub("", first["what"]).strip()
+        if name.endswith("?"):  # a question and its answer (the casino's FAQ): the answer
+            return _LABEL.sub("", line.split(": ", 1)[1]).split(". ")[0].rstrip(".") + "."
+        what = what[:1].upper() + what[1:]
+        if language == "en" and (where := _WHERE.search(line)):
+            what += f" {where.group(0)}"
+        text = words["place" if name in today else "item"].format(name=name, what=what)
         if name in today:
             text += words["today"].format(periods=today[name])
         return text
