@@ -3,48 +3,66 @@
 from frontdesk.assistants.casino_host.composed import composed_reply
 from frontdesk.assistants.casino_host.tools import Facts
 
-STEAKHOUSE = [
-    "Michael Jordan's Steak House: Steakhouse cuisine. Located in Casino of the Sky. Hours: …",
-    "Michael Jordan's Steak House: today (November 25, 2026) 5:00 PM-10:00 PM; not open now.",
-]
+STEAKHOUSE = "Michael Jordan's Steak House"
+
+
+def steakhouse() -> Facts:
+    facts = Facts()
+    facts.add(
+        f"{STEAKHOUSE}: Steakhouse cuisine. Located in Casino of the Sky. Hours: …", STEAKHOUSE
+    )
+    facts.today[STEAKHOUSE] = "5:00 PM-10:00 PM"
+    facts.add(f"{STEAKHOUSE}: today (November 25, 2026) 5:00 PM-10:00 PM; not open right now.")
+    return facts
 
 
 def test_a_place_with_todays_hours():
-    assert composed_reply(Facts(lines=STEAKHOUSE), "en") == (
+    assert composed_reply(steakhouse(), "en") == (
         "Try Michael Jordan's Steak House: Steakhouse cuisine. Located in Casino of the Sky. "
         "Today it's open 5:00 PM-10:00 PM."
     )
 
 
 def test_in_spanish_only_the_name_and_the_hours_the_data_states():
-    assert composed_reply(Facts(lines=STEAKHOUSE), "es") == (
+    assert composed_reply(steakhouse(), "es") == (
         "Le recomiendo Michael Jordan's Steak House. Hoy abre 5:00 PM-10:00 PM."
     )
 
 
 def test_an_event_without_its_label_words():
-    line = "Comedy Headliners Weekend: Type: comedy. Located in Comix Comedy Club. Schedule: …"
-    reply = composed_reply(Facts(lines=[line]), "en")
-    assert reply == "Comedy Headliners Weekend: Comedy. Located in Comix Comedy Club."
+    facts = Facts()
+    name = "Comedy Headliners Weekend"
+    facts.add(f"{name}: Type: comedy. Located in Comix Comedy Club. Schedule: …", name)
+    assert composed_reply(facts, "en") == (
+        "Comedy Headliners Weekend: Comedy. Located in Comix Comedy Club."
+    )
 
 
 def test_a_question_of_the_faq_is_answered_by_its_answer():
-    line = (
-        "What time is check-in?: Answer: Check-in is at 3:00 PM in both towers. Early on request."
+    facts = Facts()
+    question = "What time is check-in?"
+    facts.add(
+        f"{question}: Answer: Check-in is at 3:00 PM in both towers. Early on request.", question
     )
-    assert composed_reply(Facts(lines=[line]), "en") == "Check-in is at 3:00 PM in both towers."
+    assert composed_reply(facts, "en") == "Check-in is at 3:00 PM in both towers."
 
 
 def test_the_offer_comes_first_with_how_to_redeem_it():
-    facts = Facts(
-        lines=[
-            *STEAKHOUSE,
-            "OFFER: $25 in free play (Host Free Play Welcome). To redeem: Show this text.",
-        ]
-    )
+    facts = steakhouse()
+    facts.offer = {
+        "value": "$25 in free play",
+        "title": "Host Free Play Welcome",
+        "redemption_instruction": "Show this text.",
+    }
     assert composed_reply(facts, "en") == (
         "We'd love to welcome you with $25 in free play. To redeem: Show this text."
     )
+
+
+def test_a_line_about_no_item_is_not_restated():
+    facts = Facts()
+    facts.add("Mohegan Sun: closed today (November 25, 2026).")
+    assert composed_reply(facts, "en") is None
 
 
 def test_nothing_to_say_without_facts():

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from langchain_core.messages import BaseMessage
 
 from frontdesk.assistants.base import UnknownScope
 from frontdesk.assistants.casino_host import prompts
@@ -27,6 +26,8 @@ from frontdesk.errors import FrontdeskError
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.routing.router import RouteDecision
 from frontdesk.runtime import Models
+
+from .scripted_model import Brain
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -40,22 +41,6 @@ _numbers = itertools.count(1)
 
 def new_phone() -> str:
     return f"+1203555{next(_numbers):04d}"
-
-
-class Brain:
-    """The scripted model: `replies` in order (text or an exception), then `default`."""
-
-    def __init__(self) -> None:
-        self.calls: list[list[BaseMessage]] = []
-        self.replies: list[Any] = []
-        self.default: Any = "Happy to help with that."
-
-    def __call__(self, messages: list[BaseMessage]) -> str:
-        self.calls.append(list(messages))
-        step = self.replies.pop(0) if self.replies else self.default
-        if isinstance(step, BaseException):
-            raise step
-        return step
 
 
 class StubRouter:

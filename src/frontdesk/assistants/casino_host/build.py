@@ -98,7 +98,8 @@ def build_router(
         load_examples(ROUTER_EXAMPLES),
         cache_dir=settings.index_dir(NAME),
         embeddings_id=models.embeddings_id,
-        lexical=router_keywords(CasinoContent.load()),
+        # The content already loaded when there is one (the service, the routing suite).
+        lexical=router_keywords(knowledge.content if knowledge else CasinoContent.load()),
         lexical_weight=LEXICAL_WEIGHT,
     )
     host = CasinoHostSettings.of(settings)
@@ -165,7 +166,7 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     resources.callback(sweeper.cancel)
     services = HostServices(
         llm=models.chat,
-        router=build_router(settings, models),
+        router=build_router(settings, models, knowledge),
         content=knowledge.content,
         search=knowledge.search,
         breaker=breaker_for(host, store, knowledge.content),

@@ -13,12 +13,10 @@ import re
 
 from frontdesk.assistants.casino_host.tools import Facts
 
-_TODAY = re.compile(r"^(?P<name>.+?): today \([^)]*\) (?P<periods>[^;]+);")
-_OFFER = re.compile(r"^OFFER: (?P<value>.+?) \((?P<title>[^)]+)\)\. To redeem: (?P<how>.+)$")
-_FIRST_SENTENCE = re.compile(r"^(?P<name>[^:]+): (?P<what>(?:Type|Answer): [^.]+\.|[^.]+\.)")
-_WHERE = re.compile(r"Located in [^.]+\.")
+_FIRST_SENTENCE = re.compile(r"^(?:(?:Type|Answer): )?[^.]+\.")
 # How the content's texts label a fact ("Type: comedy.", "Answer: Check-in is at 3 PM.").
 _LABEL = re.compile(r"^(?:Type|Answer):\s*")
+_WHERE = re.compile(r"Located in [^.]+\.")
 
 TEMPLATES = {
     "en": {
@@ -39,22 +37,22 @@ TEMPLATES = {
 def composed_reply(facts: Facts, language: str) -> str | None:
     """The reply the facts make, or None when they hold nothing to say."""
     words = TEMPLATES.get(language, TEMPLATES["en"])
-    for line in facts.lines:
-        if offer := _OFFER.match(line):
-            return words["offer"].format(**offer.groupdict())
-    today = {m["name"]: m["periods"].strip() for m in map(_TODAY.match, facts.lines) if m}
-    for line in facts.lines:
-        first = _FIRST_SENTENCE.match(line)
-        if first is None or first["name"].startswith("OFFER") or _TODAY.match(line):
+    if offer := facts.offer:
+        return words["offer"].format(
+            value=offer["value"], title=offer["title"], how=offer["redemption_instruction"]
+        )
+    for name, text in facts.items:
+        about = text.removeprefix(f"{name}: ")
+        first = _FIRST_SENTENCE.match(about)
+        if first is None:
             continue
-        name, what = first["name"].strip(), _LABEL.sub("", first["what"]).strip()
+        what = _LABEL.sub("", first.group(0)).strip()
         if name.endswith("?"):  # a question and its answer (the casino's FAQ): the answer
-            return _LABEL.sub("", line.split(": ", 1)[1]).split(". ")[0].rstrip(".") + "."
+            return what
         what = what[:1].upper() + what[1:]
-        if language == "en" and (where := _WHERE.search(line)):
+        if language == "en" and (where := _WHERE.search(about)):
             what += f" {where.group(0)}"
-        text = words["place" if name in today else "item"].format(name=name, what=what)
-        if name in today:
-            text += words["today"].format(periods=today[name])
-        return text
+        periods = facts.today.get(name)
+        reply = words["place" if periods else "item"].format(name=name, what=what)
+        return reply + (words["today"].format(periods=periods) if periods else "")
     return None

@@ -9,12 +9,14 @@ twice.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, ContentSearch
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory
+from frontdesk.assistants.casino_host.profile.view import ProfileView
 from frontdesk.assistants.casino_host.settings import CasinoHostSettings
 from frontdesk.llm.breaker import CircuitBreaker
 from frontdesk.routing.router import IntentRouter
@@ -43,6 +45,12 @@ class CasinoHostContext:
     opening: str = "continued"
     # A new session: the agent that answered last in the previous one.
     previous_agent: str | None = None
+
+    @functools.cached_property
+    def view(self) -> ProfileView:
+        """What the turn's nodes may know of the guest (consent-filtered, < 0.40 left out),
+        worked out once per turn."""
+        return self.profile.prompt_view(self.now)
 
     @property
     def llm(self) -> Any:

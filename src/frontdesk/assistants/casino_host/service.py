@@ -236,7 +236,7 @@ class CasinoHostService:
             now=now,
             casino_id=intake.casino_id,
             guest_uuid=intake.guest_uuid,
-            language=context.profile.prompt_view(now).language or "en",
+            language=context.view.language or "en",
         )
         config = self.config(intake.thread_id)
         try:

@@ -36,10 +36,17 @@ class Facts:
     names: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
     offer: dict[str, Any] | None = None
+    # What a reply written in code restates (composed.py): the items found, best first, as
+    # (name, text), and today's opening periods by venue name.
+    items: list[tuple[str, str]] = field(default_factory=list)
+    today: dict[str, str] = field(default_factory=dict)
 
     def add(self, line: str, name: str | None = None) -> None:
+        """A fact line; with `name`, the line is about that item ("Name: what is true")."""
         if line and line not in self.lines:
             self.lines.append(line)
+            if name:
+                self.items.append((name, line))
         if name and name not in self.names:
             self.names.append(name)
 
@@ -58,19 +65,29 @@ def _search(ctx: CasinoHostContext, query: str, categories: tuple[str, ...]) -> 
     return [hit for hit in hits if hit.category in categories][:SEARCH_K]
 
 
-def get_restaurant_hours(ctx: CasinoHostContext, venue: Venue) -> str | None:
-    """Today's opening hours of a venue, computed from its weekly table."""
+def opening_today(ctx: CasinoHostContext, venue: Venue) -> str | None:
+    """A venue's opening periods today ("5:00 PM-10:00 PM"), "" when closed all day, None
+    without regular hours: computed from its weekly table."""
     hours = ctx.catalog.hours_on(venue.id, ctx.now.date())
     if hours is None:
         return None
-    today = day_text(ctx.now.date())
-    if hours.closed:
-        return f"{venue.name}: closed today ({today})."
-    periods = ", ".join(
+    return ", ".join(
         f"{clock_text(p.opens.time())}-{clock_text(p.closes.time())}" for p in hours.periods
     )
+
+
+def get_restaurant_hours(ctx: CasinoHostContext, venue: Venue, facts: Facts) -> None:
+    """Today's opening hours of a venue, as a fact line and in `facts.today`."""
+    periods = opening_today(ctx, venue)
+    if periods is None:
+        return
+    today = day_text(ctx.now.date())
+    if not periods:
+        facts.add(f"{venue.name}: closed today ({today}).")
+        return
+    facts.today[venue.name] = periods
     state = "open now" if ctx.catalog.is_open(venue.id, ctx.now) else "not open right now"
-    return f"{venue.name}: today ({today}) {periods}; {state}."
+    facts.add(f"{venue.name}: today ({today}) {periods}; {state}.")
 
 
 def _with_hits(ctx: CasinoHostContext, facts: Facts, hits: list[SearchHit], tool: str) -> None:
@@ -78,9 +95,7 @@ def _with_hits(ctx: CasinoHostContext, facts: Facts, hits: list[SearchHit], tool
     for hit in hits:
         facts.add(_item_line(hit), hit.name)
         if isinstance(hit.item, Venue):
-            today = get_restaurant_hours(ctx, hit.item)
-            if today:
-                facts.add(today)
+            get_restaurant_hours(ctx, hit.item, facts)
 
 
 def search_knowledge_base(ctx: CasinoHostContext, query: str, facts: Facts) -> None:

@@ -51,6 +51,6 @@ def casino_values(ctx: CasinoHostContext) -> dict[str, str]:
 
 
 def guest_name(ctx: CasinoHostContext) -> str | None:
-    view = ctx.profile.prompt_view(ctx.now)
+    view = ctx.view
     name = view.values.get("core_identity.name")
     return str(name) if name else None

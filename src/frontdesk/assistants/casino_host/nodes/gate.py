@@ -27,7 +27,7 @@ def compliance_gate(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) 
     casino = ctx.catalog.casino
     result = check(
         text,
-        language=ctx.profile.prompt_view(ctx.now).language or state.get("language"),
+        language=ctx.view.language or state.get("language"),
         minimum_age=casino.gaming_age_minimum,
         state_helpline=casino.state_helpline,
     )

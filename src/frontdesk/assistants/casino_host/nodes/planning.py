@@ -73,7 +73,7 @@ def handoff_router(state: dict[str, Any]) -> Command:
 
 
 def make_plan(state: dict[str, Any], ctx: CasinoHostContext) -> dict[str, Any] | None:
-    view = ctx.profile.prompt_view(ctx.now)  # consent-filtered, < 0.40 confidence left out
+    view = ctx.view  # consent-filtered, < 0.40 confidence left out
     # What the guest says this turn counts already: the plan moves on to what is not known
     # (item 33), instead of asking about what was just told.
     said = {

@@ -98,7 +98,7 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
     ctx = runtime.context
     text = guest_text(state)
     texts = guest_texts(state.get("messages") or [])
-    profile_language = ctx.profile.prompt_view(ctx.now).language
+    profile_language = ctx.view.language
     extracted = _extracted(text, ctx, profile_language)
     requested = (extracted.get(LANGUAGE_PATH) or {}).get("value")
     previous = detect_language(texts[-2]) if len(texts) > 1 else None
