@@ -42,3 +42,28 @@ def test_a_repeated_question_is_caught(answer, question):
 )
 def test_an_answer_is_not_a_repeat(answer, question):
     assert not restates_question(answer, question)
+
+
+def test_a_leading_restatement_of_the_question_is_dropped():
+    from frontdesk.agentkit.validation import without_restated_question
+
+    question = "Hola, somos 2 personas el sábado. ¿Dónde podemos cenar?"
+    answer = (
+        "Hola, somos 2 personas el sábado. ¿Dónde podemos cenar? Le recomiendo SolToro, "
+        "abre a las 11:30 AM."
+    )
+    assert without_restated_question(answer, question) == (
+        "Le recomiendo SolToro, abre a las 11:30 AM."
+    )
+
+
+def test_an_answer_made_of_the_questions_words_is_kept_whole():
+    from frontdesk.agentkit.validation import without_restated_question
+
+    # Nothing would be left: the reply stays, and validation judges it.
+    assert without_restated_question("The pool is open.", "Is the pool open?") == (
+        "The pool is open."
+    )
+    # A short opening ("Sure.") or a sentence with a word of its own is not a restatement.
+    text = "Sure. The pool opens at 9 AM."
+    assert without_restated_question(text, "When does the pool open?") == text

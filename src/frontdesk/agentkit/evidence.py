@@ -30,11 +30,42 @@ from frontdesk.agentkit.specifics import details, singular
 from frontdesk.knowledge.chunking import sentences_led_by, split_sentences
 
 _WORD = re.compile(r"[a-z]{3,}")
-_COMMON = frozenset({
-    "the", "and", "for", "are", "you", "your", "with", "that", "this", "from", "has", "have",
-    "was", "were", "its", "our", "can", "will", "not", "they", "them", "their", "there", "here",
-    "what", "when", "where", "which", "who", "how", "does", "open",
-})
+_COMMON = frozenset(
+    {
+        "the",
+        "and",
+        "for",
+        "are",
+        "you",
+        "your",
+        "with",
+        "that",
+        "this",
+        "from",
+        "has",
+        "have",
+        "was",
+        "were",
+        "its",
+        "our",
+        "can",
+        "will",
+        "not",
+        "they",
+        "them",
+        "their",
+        "there",
+        "here",
+        "what",
+        "when",
+        "where",
+        "which",
+        "who",
+        "how",
+        "does",
+        "open",
+    }
+)
 MAX_EVIDENCE = 2
 MAX_HEADING = 80
 # A misattribution needs a clear owner: the best sentence shares at least this many words.
@@ -108,7 +139,9 @@ def misattributed(answer: str, sentences: list[ContextSentence]) -> list[tuple[s
     return found
 
 
-def evidence(answer: str, sentences: list[ContextSentence], unsupported: set[str]) -> tuple[str, ...]:
+def evidence(
+    answer: str, sentences: list[ContextSentence], unsupported: set[str]
+) -> tuple[str, ...]:
     """For each answer sentence with an unsupported time, price, phone, date or number, the
     context sentence that shares most of its words and states a value of the same kind, or,
     when no sentence does ("held each January" for a made-up "January 23"), that shares most
@@ -116,7 +149,8 @@ def evidence(answer: str, sentences: list[ContextSentence], unsupported: set[str
     found: list[str] = []
     for sentence in split_sentences(answer):
         kinds = {
-            kind for kind, values in details(sentence).items()
+            kind
+            for kind, values in details(sentence).items()
             if any(f"{kind} {value}" in unsupported for value in values)
         }
         words = content_words(sentence)

@@ -107,7 +107,8 @@ def check_grounding(
         # A trusted fact (a helpline, today's date) is never another item's.
         trusted = _trusted_values("\n".join(trusted_facts))
         misplaced = [
-            (value, sentence) for value, sentence in ev.misattributed(answer, sentences)
+            (value, sentence)
+            for value, sentence in ev.misattributed(answer, sentences)
             if value not in rejected and value.split(" ", 1)[1] not in trusted
         ]
         if rejected:
@@ -145,7 +146,9 @@ class _Support:
         # the same documents, and popular entries come back turn after turn.
         parts = [_support_of(text) for text in texts]
         return cls(
-            values={kind: frozenset().union(*(p.values[kind] for p in parts)) for kind, _ in CHECKS},
+            values={
+                kind: frozenset().union(*(p.values[kind] for p in parts)) for kind, _ in CHECKS
+            },
             numbers=frozenset().union(*(p.numbers for p in parts)),
             counted=frozenset().union(*(p.counted for p in parts)),
             folded=tuple(text for p in parts for text in p.folded),

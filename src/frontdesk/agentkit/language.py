@@ -14,7 +14,46 @@ import re
 _POLISH_LETTERS = re.compile(r"[ąćęłńóśźż]", re.IGNORECASE)
 _POLISH_SPELLING = re.compile(r"cz|sz|rz")
 _POLISH_WORDS = frozenset(
-    ["nie", "jest", "mam", "moja", "moje", "mój", "się", "czy", "jak", "ile", "dlaczego", "proszę", "chcę", "działa", "faktura", "fakturę", "fakturze", "zwrot", "zwrotu", "kwota", "kwotę", "powód", "planu", "sieć", "sieci", "dzień", "dobry", "cześć", "witam", "dziękuję", "za", "na", "od", "jaki", "jaka", "jakie", "gdzie", "kiedy"]
+    [
+        "nie",
+        "jest",
+        "mam",
+        "moja",
+        "moje",
+        "mój",
+        "się",
+        "czy",
+        "jak",
+        "ile",
+        "dlaczego",
+        "proszę",
+        "chcę",
+        "działa",
+        "faktura",
+        "fakturę",
+        "fakturze",
+        "zwrot",
+        "zwrotu",
+        "kwota",
+        "kwotę",
+        "powód",
+        "planu",
+        "sieć",
+        "sieci",
+        "dzień",
+        "dobry",
+        "cześć",
+        "witam",
+        "dziękuję",
+        "za",
+        "na",
+        "od",
+        "jaki",
+        "jaka",
+        "jakie",
+        "gdzie",
+        "kiedy",
+    ]
 )
 
 

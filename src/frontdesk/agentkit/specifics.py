@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import re
 
-_TIME = re.compile(
-    r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE
-)
+_TIME = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _NAMED_TIME = re.compile(r"\b(noon|midnight)\b", re.IGNORECASE)
 _PRICE = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?")
 _PHONE = re.compile(r"(?<!\d)(?:\+?1[-.\s]?)?\(?(\d{3})\)?[-.\s]?(\d{3})[-.\s]?(\d{4})(?!\d)")
 _MONTHS = [
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ]
 _MONTH_DATE = re.compile(
     r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
@@ -30,9 +38,7 @@ _QUANTITY = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?(?![\w,
 
 
 def times(text: str) -> set[str]:
-    found = {
-        f"{int(h)}:{m or '00'}{ap.lower()}m" for h, m, ap in _TIME.findall(text)
-    }
+    found = {f"{int(h)}:{m or '00'}{ap.lower()}m" for h, m, ap in _TIME.findall(text)}
     for word in _NAMED_TIME.findall(text):
         found.add("12:00pm" if word.lower() == "noon" else "12:00am")
     return found

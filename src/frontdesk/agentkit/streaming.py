@@ -54,7 +54,9 @@ def message_text(message: BaseMessage) -> str:
     content = message.content
     if isinstance(content, str):
         return content
-    return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
+    return "".join(
+        part.get("text", "") if isinstance(part, dict) else str(part) for part in content
+    )
 
 
 def human_texts(messages: list[BaseMessage]) -> list[str]:

@@ -164,7 +164,8 @@ def _earlier(spec: ToolSpec, known: Known | None, args: Mapping[str, Any]) -> di
     earlier = (known or {}).get(spec.name) or {}
     fields = spec.args_model.model_fields
     return {
-        a: v for a, v in earlier.items()
+        a: v
+        for a, v in earlier.items()
         if a in fields and a not in args and a not in spec.context_args and v is not None
     }
 

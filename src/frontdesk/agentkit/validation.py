@@ -50,3 +50,24 @@ def restates_question(answer: str, question: str) -> bool:
     new_words = [w for w in said if w not in set(asked)]
     shared = set(said) & set(asked)
     return not new_words and len(shared) >= 0.6 * len(set(asked))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+# A leading sentence made only of the question's words, at least this many of them, is the
+# question said back ("We're 2 on Saturday. Where can we eat?" before the answer).
+RESTATED_MIN_WORDS = 3
+
+
+def without_restated_question(answer: str, question: str) -> str:
+    """`answer` without its leading sentences that only say the question back. A small model
+    often opens that way; where the reply is cut to one SMS, the cut kept the echo and lost
+    the answer. Unchanged when nothing else would be left (validation judges that)."""
+    asked = set(re.findall(r"\w+", question.casefold()))
+    sentences = _SENTENCE_END.split(answer.strip())
+    kept = list(sentences)
+    while kept:
+        words = re.findall(r"\w+", kept[0].casefold())
+        if len(words) < RESTATED_MIN_WORDS or not set(words) <= asked:
+            break
+        kept.pop(0)
+    return " ".join(kept) if kept else answer

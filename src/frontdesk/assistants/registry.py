@@ -42,12 +42,17 @@ def plugins() -> dict[str, AssistantPlugin]:
             plugin = entry.load()
         except Exception as exc:  # noqa: BLE001 - any error in a third-party package
             # One broken package must not stop the others (or the CLI) from starting.
-            logger.error("assistant entry point %r (%s) failed to load: %s", entry.name,
-                         entry.value, exc)
+            logger.error(
+                "assistant entry point %r (%s) failed to load: %s", entry.name, entry.value, exc
+            )
             continue
         if not isinstance(plugin, AssistantPlugin) or plugin.name != entry.name:
-            logger.error("entry point %r (%s) is not an AssistantPlugin named %r", entry.name,
-                         entry.value, entry.name)
+            logger.error(
+                "entry point %r (%s) is not an AssistantPlugin named %r",
+                entry.name,
+                entry.value,
+                entry.name,
+            )
             continue
         found[entry.name] = plugin
     return dict(sorted(found.items(), key=lambda item: (item[1].order, item[0])))

@@ -93,9 +93,7 @@ class SQLCase:
     line: int = 0
 
 
-Case = (
-    RetrievalCase | RoutingCase | GuardrailCase | AnswerCase | NoContextCase | ToolCase | SQLCase
-)
+Case = RetrievalCase | RoutingCase | GuardrailCase | AnswerCase | NoContextCase | ToolCase | SQLCase
 
 
 class _RowError(ValueError):

@@ -200,7 +200,9 @@ def _per_language_section(figures: Mapping[str, Mapping[str, Any]] | None) -> li
     if not figures:
         return []
     names = list(dict.fromkeys(name for values in figures.values() for name in values))
-    rows = [[language, *(values.get(name) for name in names)] for language, values in figures.items()]
+    rows = [
+        [language, *(values.get(name) for name in names)] for language, values in figures.items()
+    ]
     return ["## Per language", "", *table(["Language", *names], rows)]
 
 

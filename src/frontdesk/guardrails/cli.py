@@ -1,9 +1,9 @@
 """`frontdesk guard …`: train the learned layer, measure both layers, screen a document.
 
-    frontdesk guard train [--ship]        # weights for the configured embeddings
-    frontdesk guard evaluate [--json F]   # LOSO, shared dev set unseen, held-out, in-sample
-    frontdesk guard check "text"          # one verdict
-    frontdesk guard check --file F        # how many of a file's messages are refused
+frontdesk guard train [--ship]        # weights for the configured embeddings
+frontdesk guard evaluate [--json F]   # LOSO, shared dev set unseen, held-out, in-sample
+frontdesk guard check "text"          # one verdict
+frontdesk guard check --file F        # how many of a file's messages are refused
 """
 
 from __future__ import annotations
@@ -42,8 +42,9 @@ def _space(embeddings) -> str:
 def _progress(label: str):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    progress = Progress(TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(),
-                        console=console)
+    progress = Progress(
+        TextColumn(f"[bold]{label}"), BarColumn(), MofNCompleteColumn(), console=console
+    )
     task = progress.add_task(label, total=None)
 
     def advance(done: int, total: int) -> None:
@@ -54,8 +55,9 @@ def _progress(label: str):
 
 @guard_app.command("train")
 def train(
-    ship: Annotated[bool, typer.Option(help="Write into the package (data/weights/), to commit.")]
-    = False,
+    ship: Annotated[
+        bool, typer.Option(help="Write into the package (data/weights/), to commit.")
+    ] = False,
 ) -> None:
     """Fit the learned layer on the shipped data; write weights keyed on the embeddings."""
     from frontdesk.guardrails.guard import SHIPPED_WEIGHTS_DIR, train_for, weights_file
@@ -80,8 +82,9 @@ def _vectors(embeddings, space: str, rows, cache_dir: Path) -> np.ndarray:
         return np.load(cache)
     progress, advance = _progress("embedding rows")
     with progress:
-        vectors = embed_in_batches(embeddings.embed_documents, [r.text for r in rows],
-                                   progress=advance)
+        vectors = embed_in_batches(
+            embeddings.embed_documents, [r.text for r in rows], progress=advance
+        )
     cache.parent.mkdir(parents=True, exist_ok=True)
     np.save(cache, vectors)
     return vectors
@@ -89,10 +92,8 @@ def _vectors(embeddings, space: str, rows, cache_dir: Path) -> np.ndarray:
 
 @guard_app.command("evaluate")
 def evaluate(
-    as_json: Annotated[Path | None, typer.Option("--json", help="Also write figures here.")]
-    = None,
-    loso: Annotated[bool, typer.Option(help="Run leave-one-source-out (a minute or two).")]
-    = True,
+    as_json: Annotated[Path | None, typer.Option("--json", help="Also write figures here.")] = None,
+    loso: Annotated[bool, typer.Option(help="Run leave-one-source-out (a minute or two).")] = True,
 ) -> None:
     """Rules, learned and both: LOSO per source, the shared dev set with a model trained
     without it, the held-out written rows, in-sample, and embedded BIPIA screening."""
@@ -119,7 +120,10 @@ def evaluate(
             )
     not_dev = [r for r, d in zip(rows, dev) if not d]
     sections["shared dev set, learned fitted without any of it"] = evaluation.train_then_test(
-        not_dev, train_vectors[~dev], [r for r, d in zip(rows, dev) if d], train_vectors[dev],
+        not_dev,
+        train_vectors[~dev],
+        [r for r, d in zip(rows, dev) if d],
+        train_vectors[dev],
         rules[dev],
     )
     sections["written held-out rows (never trained or tuned on)"] = evaluation.train_then_test(

@@ -101,8 +101,9 @@ def leave_one_source_out(
         learned, threshold = _flags(fit_on & ~test, test, x, y, sources)
         label = rows[int(np.argmax(test))].label
         results.append(
-            SourceResult(source, label, int(test.sum()), _per_layer(rule_flags[test], learned),
-                         threshold)
+            SourceResult(
+                source, label, int(test.sum()), _per_layer(rule_flags[test], learned), threshold
+            )
         )
         if progress:
             progress(source)
@@ -129,8 +130,13 @@ def train_then_test(
         test = test_sources == source
         label = test_rows[int(np.argmax(test))].label
         results.append(
-            SourceResult(source, label, int(test.sum()),
-                         _per_layer(rule_flags[test], learned[test]), threshold)
+            SourceResult(
+                source,
+                label,
+                int(test.sum()),
+                _per_layer(rule_flags[test], learned[test]),
+                threshold,
+            )
         )
     return results
 

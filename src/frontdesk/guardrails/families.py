@@ -50,39 +50,102 @@ class InjectionFamily:
 # are deliberately absent: "ignore my previous message, I meant Friday" is a guest correcting
 # themselves, not an attack.
 _INSTRUCTION_NOUN = _any(
-    r"instructions?", r"directions?", r"directives?", r"rules", r"prompts?", r"guidelines",
-    r"commands", r"programming", r"constraints", r"guardrails", r"restrictions",
-    r"polic(?:y|ies)", r"training", r"system\s+message", r"guidance", r"context",
+    r"instructions?",
+    r"directions?",
+    r"directives?",
+    r"rules",
+    r"prompts?",
+    r"guidelines",
+    r"commands",
+    r"programming",
+    r"constraints",
+    r"guardrails",
+    r"restrictions",
+    r"polic(?:y|ies)",
+    r"training",
+    r"system\s+message",
+    r"guidance",
+    r"context",
 )
 _SCOPE = _any(
-    r"previous", r"prior", r"preceding", r"above", r"earlier", r"former", r"original",
-    r"initial", r"system", r"developer", r"all", r"any", r"your", r"these", r"those", r"every",
+    r"previous",
+    r"prior",
+    r"preceding",
+    r"above",
+    r"earlier",
+    r"former",
+    r"original",
+    r"initial",
+    r"system",
+    r"developer",
+    r"all",
+    r"any",
+    r"your",
+    r"these",
+    r"those",
+    r"every",
 )
 _IGNORE_VERB = _any(
-    r"ignor(?:e|es|ed|ing)", r"disregard(?:s|ed|ing)?", r"forget(?:s|ting)?",
-    r"discard(?:s|ing)?", r"abandon(?:s|ing)?", r"throw\s+out", r"pay\s+no\s+attention\s+to",
+    r"ignor(?:e|es|ed|ing)",
+    r"disregard(?:s|ed|ing)?",
+    r"forget(?:s|ting)?",
+    r"discard(?:s|ing)?",
+    r"abandon(?:s|ing)?",
+    r"throw\s+out",
+    r"pay\s+no\s+attention\s+to",
     r"(?:do\s+not|don't|stop)\s+(?:follow|obey)(?:ing)?",
 )
 # "Override"/"bypass" also describe hotel policy ("can VIP status override any restrictions
 # on the pool?"), so with them only the assistant's own instructions count.
 _OVERRIDE_VERB = _any(r"overrid(?:e|es|ing)", r"bypass(?:es|ing)?", r"circumvent(?:s|ing)?")
 _AI_SCOPE = _any(
-    r"previous", r"prior", r"preceding", r"above", r"earlier", r"original", r"initial",
-    r"system", r"developer", r"your", r"its",
+    r"previous",
+    r"prior",
+    r"preceding",
+    r"above",
+    r"earlier",
+    r"original",
+    r"initial",
+    r"system",
+    r"developer",
+    r"your",
+    r"its",
 )
 _AI_INSTRUCTION_NOUN = _any(
-    r"instructions?", r"directives?", r"prompts?", r"programming", r"guardrails", r"training",
-    r"system\s+message", r"(?:safety|content)\s+(?:filters?|rules|guidelines|polic(?:y|ies))",
+    r"instructions?",
+    r"directives?",
+    r"prompts?",
+    r"programming",
+    r"guardrails",
+    r"training",
+    r"system\s+message",
+    r"(?:safety|content)\s+(?:filters?|rules|guidelines|polic(?:y|ies))",
     r"filters",
 )
 _ES_INSTRUCTION_NOUN = _any(
-    r"instrucci?on(?:es)?", r"reglas", r"indicaciones", r"ordenes", r"directrices",
-    r"directivas", r"normas", r"prompt", r"restricciones", r"programacion", r"politicas",
+    r"instrucci?on(?:es)?",
+    r"reglas",
+    r"indicaciones",
+    r"ordenes",
+    r"directrices",
+    r"directivas",
+    r"normas",
+    r"prompt",
+    r"restricciones",
+    r"programacion",
+    r"politicas",
 )
 _ES_IGNORE_VERB = _any(
-    r"ignor(?:a|e|ar|ando|en)", r"olvid(?:a|e|ar|ate|ese|ando|en)", r"omit(?:e|a|ir|iendo)",
-    r"descart(?:a|e|ar|ando)", r"desobedec(?:e|er)", r"desatiend(?:e|a)", r"salt(?:a|ate|ar)",
-    r"no\s+sigas", r"deja\s+de\s+(?:seguir|obedecer)", r"haz\s+caso\s+omiso\s+(?:a|de)",
+    r"ignor(?:a|e|ar|ando|en)",
+    r"olvid(?:a|e|ar|ate|ese|ando|en)",
+    r"omit(?:e|a|ir|iendo)",
+    r"descart(?:a|e|ar|ando)",
+    r"desobedec(?:e|er)",
+    r"desatiend(?:e|a)",
+    r"salt(?:a|ate|ar)",
+    r"no\s+sigas",
+    r"deja\s+de\s+(?:seguir|obedecer)",
+    r"haz\s+caso\s+omiso\s+(?:a|de)",
 )
 
 INSTRUCTION_OVERRIDE = InjectionFamily(
@@ -226,21 +289,48 @@ _SERVICE_ROLE = _any(
 # a book... Write the section on...". A compliment ("you are a lifesaver, can you tell me")
 # has no role-elaborating clause, so it does not match.
 _PERSONA_CLAUSE = _any(
-    r"who", r"tasked", r"hired", r"[a-z]{3,}ing", r"that\s+(?:has|is|wants|needs)", r"assigned",
-    r"commissioned", r"approached", r"known\s+for", r"for\s+(?:a|an|the)",
+    r"who",
+    r"tasked",
+    r"hired",
+    r"[a-z]{3,}ing",
+    r"that\s+(?:has|is|wants|needs)",
+    r"assigned",
+    r"commissioned",
+    r"approached",
+    r"known\s+for",
+    r"for\s+(?:a|an|the)",
     r"in\s+(?:a|an|the)\s+(?:fictional|dystopian|story|world|novel)",
 )
 _ES_SERVICE_ROLE = _any(
-    r"guia", r"conserje", r"anfitrion(?:a)?", r"traductor(?:a)?", r"interprete", r"asistente",
-    r"asesor(?:a)?", r"ayudante", r"agente",
+    r"guia",
+    r"conserje",
+    r"anfitrion(?:a)?",
+    r"traductor(?:a)?",
+    r"interprete",
+    r"asistente",
+    r"asesor(?:a)?",
+    r"ayudante",
+    r"agente",
 )
 _TASK_VERB = _any(
-    r"write", r"describe", r"create", r"draft", r"compose", r"generate", r"outline", r"explain",
-    r"provide", r"give", r"develop", r"design", r"list", r"detail", r"craft", r"produce",
+    r"write",
+    r"describe",
+    r"create",
+    r"draft",
+    r"compose",
+    r"generate",
+    r"outline",
+    r"explain",
+    r"provide",
+    r"give",
+    r"develop",
+    r"design",
+    r"list",
+    r"detail",
+    r"craft",
+    r"produce",
 )
-_NO_LIMITS = (
-    r"(?:restrictions|rules|limits|filters|guidelines|boundaries|ethics|morals|censorship)"
-)
+_NO_LIMITS = r"(?:restrictions|rules|limits|filters|guidelines|boundaries|ethics|morals|censorship)"
 
 ROLEPLAY_COERCION = InjectionFamily(
     name="roleplay_coercion",

@@ -18,8 +18,17 @@ _PROMPT_NOUN = (
     r"|delivery|support|assistance|refund|confirmation))"
 )
 _HIDDEN_QUALIFIER = _any(
-    r"system", r"initial", r"original", r"hidden", r"secret", r"internal", r"developer",
-    r"confidential", r"pre", r"starting", r"underlying",
+    r"system",
+    r"initial",
+    r"original",
+    r"hidden",
+    r"secret",
+    r"internal",
+    r"developer",
+    r"confidential",
+    r"pre",
+    r"starting",
+    r"underlying",
 )
 _SECRET_PROMPT = _any(
     rf"{_HIDDEN_QUALIFIER}[\s-]*(?:{_PROMPT_NOUN}|instructions)" + _NOT_FOR_SOMETHING,
@@ -30,10 +39,36 @@ _SECRET_PROMPT = _any(
     ),
 )
 _REVEAL_VERB = _any(
-    r"reveal", r"show", r"print", r"display", r"output", r"repeat", r"recite", r"tell", r"give",
-    r"share", r"leak", r"dump", r"expose", r"disclose", r"write\s+out", r"list", r"spell\s+out",
-    r"paste", r"return", r"type\s+out", r"copy", r"provide", r"summari[sz]e", r"paraphrase",
-    r"translate", r"explain", r"describe", r"what\s+(?:is|are|was|were)", r"what's", r"what're",
+    r"reveal",
+    r"show",
+    r"print",
+    r"display",
+    r"output",
+    r"repeat",
+    r"recite",
+    r"tell",
+    r"give",
+    r"share",
+    r"leak",
+    r"dump",
+    r"expose",
+    r"disclose",
+    r"write\s+out",
+    r"list",
+    r"spell\s+out",
+    r"paste",
+    r"return",
+    r"type\s+out",
+    r"copy",
+    r"provide",
+    r"summari[sz]e",
+    r"paraphrase",
+    r"translate",
+    r"explain",
+    r"describe",
+    r"what\s+(?:is|are|was|were)",
+    r"what's",
+    r"what're",
 )
 
 PROMPT_EXTRACTION = InjectionFamily(
@@ -83,8 +118,17 @@ PROMPT_EXTRACTION = InjectionFamily(
 )
 
 _RESTRICTION_NOUN = _any(
-    r"restrictions?", r"filters?", r"filtering", r"limitations?", r"censorship", r"guardrails",
-    r"boundaries", r"constraints", r"rules", r"guidelines", r"safeguards",
+    r"restrictions?",
+    r"filters?",
+    r"filtering",
+    r"limitations?",
+    r"censorship",
+    r"guardrails",
+    r"boundaries",
+    r"constraints",
+    r"rules",
+    r"guidelines",
+    r"safeguards",
 )
 _ETHICS_QUALIFIED = (
     r"(?:implications|concerns|guidelines|considerations|boundaries|constraints|standards)"
@@ -99,9 +143,26 @@ _ETHICS_NOUN = _any(
 # Verbs that make a restriction-free clause about the assistant's behaviour rather than about
 # parking or a buffet ("can I park without any restrictions?" is an ordinary question).
 _AI_CONTEXT = _any(
-    r"respond", r"answer", r"reply", r"act", r"operate", r"behave", r"write", r"you\s+are",
-    r"you're", r"are\s+now", r"ai", r"assistant", r"model", r"chatbot", r"bot", r"llm",
-    r"persona", r"yourself", r"generate", r"output",
+    r"respond",
+    r"answer",
+    r"reply",
+    r"act",
+    r"operate",
+    r"behave",
+    r"write",
+    r"you\s+are",
+    r"you're",
+    r"are\s+now",
+    r"ai",
+    r"assistant",
+    r"model",
+    r"chatbot",
+    r"bot",
+    r"llm",
+    r"persona",
+    r"yourself",
+    r"generate",
+    r"output",
 )
 _WITHOUT = r"(?:without|with\s+no|free\s+(?:of|from)|not\s+bound\s+by)"
 _ES_RESTRICTION_NOUN = (
@@ -160,18 +221,56 @@ SAFETY_BYPASS = InjectionFamily(
 )
 
 _RESPONSE_NOUN = _any(
-    r"response", r"reply", r"answer", r"output", r"message", r"list", r"thread", r"post",
-    r"article", r"story", r"letter", r"email", r"essay", r"text", r"script", r"paragraph",
+    r"response",
+    r"reply",
+    r"answer",
+    r"output",
+    r"message",
+    r"list",
+    r"thread",
+    r"post",
+    r"article",
+    r"story",
+    r"letter",
+    r"email",
+    r"essay",
+    r"text",
+    r"script",
+    r"paragraph",
 )
 _AFFIRMATIVE = _any(
-    r"sure", r"here", r"certainly", r"absolutely", r"of\s+course", r"yes", r"okay", r"ok\b",
-    r"to\s+\w+", r"step\s+1", r"i\s+will", r"i'll", r"i\s+can", r"as\s+an?\b",
+    r"sure",
+    r"here",
+    r"certainly",
+    r"absolutely",
+    r"of\s+course",
+    r"yes",
+    r"okay",
+    r"ok\b",
+    r"to\s+\w+",
+    r"step\s+1",
+    r"i\s+will",
+    r"i'll",
+    r"i\s+can",
+    r"as\s+an?\b",
 )
 _REFUSAL_WORDS = _any(
-    r"sorry", r"apolog\w*", r"i\s+can't", r"i\s+cannot", r"i\s+can\s+not",
-    r"i'm\s+(?:not\s+able|unable)", r"i\s+am\s+(?:not\s+able|unable)", r"unable\s+to",
-    r"as\s+an\s+ai", r"warnings?", r"disclaimers?", r"caveats?", r"moral\w*", r"ethic\w*",
-    r"refus\w*", r"\"i\"",
+    r"sorry",
+    r"apolog\w*",
+    r"i\s+can't",
+    r"i\s+cannot",
+    r"i\s+can\s+not",
+    r"i'm\s+(?:not\s+able|unable)",
+    r"i\s+am\s+(?:not\s+able|unable)",
+    r"unable\s+to",
+    r"as\s+an\s+ai",
+    r"warnings?",
+    r"disclaimers?",
+    r"caveats?",
+    r"moral\w*",
+    r"ethic\w*",
+    r"refus\w*",
+    r"\"i\"",
 )
 _MUST_NOT = (
     r"(?:never|do\s+not|don't|must\s+not|mustn't|should\s+not|shouldn't|cannot|can't|won't"
@@ -225,8 +324,16 @@ FORCED_RESPONSE = InjectionFamily(
 # Disclaimers that wrap a harmful ask in fiction or research: "This is purely hypothetical
 # and will never be used in real life". Guests asking about the buffet do not write these.
 _PURPOSE = _any(
-    r"fictional", r"hypothetical", r"educational", r"research", r"academic", r"informational",
-    r"illustrative", r"artistic", r"creative\s+writing", r"thought\s+experiment",
+    r"fictional",
+    r"hypothetical",
+    r"educational",
+    r"research",
+    r"academic",
+    r"informational",
+    r"illustrative",
+    r"artistic",
+    r"creative\s+writing",
+    r"thought\s+experiment",
 )
 _FICTION = r"(?:hypothetical|fictional|fictitious|theoretical)"
 _PUT_TO_USE = (

@@ -13,9 +13,25 @@ _REPLY = r"(?:your|the)\s+(?:response|reply|answer|output|message)"
 # Within one sentence, but a full stop inside a URL or "U.S." does not end it.
 _SPAN = r"(?:[^.!?\n]|\.(?=\S))"
 _PLANTED = _any(
-    r"sentence", r"statement", r"line", r"paragraph", r"fact", r"note", r"statistic", r"stat",
-    r"claim", r"announcement", r"rumou?r", r"advert\w*", r"ad", r"promotion", r"promo", r"hint",
-    r"remark", r"slogan", r"message",
+    r"sentence",
+    r"statement",
+    r"line",
+    r"paragraph",
+    r"fact",
+    r"note",
+    r"statistic",
+    r"stat",
+    r"claim",
+    r"announcement",
+    r"rumou?r",
+    r"advert\w*",
+    r"ad",
+    r"promotion",
+    r"promo",
+    r"hint",
+    r"remark",
+    r"slogan",
+    r"message",
     # A link only counts with an address: "include a link to the spa menu" is a fair request.
     (
         r"(?:link|url)s?\s+(?:to\s+)?(?:https?://|www\.|[a-z0-9-]+\."
@@ -23,12 +39,24 @@ _PLANTED = _any(
     ),
 )
 _CALL_TO_ACTION = _any(
-    r"share", r"send", r"provide", r"give", r"enter", r"visit", r"click", r"subscribe",
-    r"transfer", r"sign\s+up", r"buy", r"call", r"download", r"wire", r"submit", r"confirm",
+    r"share",
+    r"send",
+    r"provide",
+    r"give",
+    r"enter",
+    r"visit",
+    r"click",
+    r"subscribe",
+    r"transfer",
+    r"sign\s+up",
+    r"buy",
+    r"call",
+    r"download",
+    r"wire",
+    r"submit",
+    r"confirm",
 )
-_INSERT_VERB = (
-    r"(?:add|include|insert|integrate|incorporate|append|inject|embed|slip|weave|sneak)"
-)
+_INSERT_VERB = r"(?:add|include|insert|integrate|incorporate|append|inject|embed|slip|weave|sneak)"
 _URGE_VERB = r"(?:suggest|tell|ask|urge|encourage|advise|invite|direct|instruct)"
 _FALSEHOOD = r"(?:fabricated|misleading|baseless|non-existent|made-up)"
 
@@ -77,9 +105,7 @@ OUTPUT_MANIPULATION = InjectionFamily(
         r"\b(?:anade|incluye|agrega|inserta|integra|incorpora|menciona)\s+"
         + _gap(3)
         + r"(?:una?\s+)?(?:frase|enlace|mensaje|anuncio|dato|linea|parrafo|declaracion|publicidad"
-        r"|promocion)\b"
-        + _SPAN
-        + r"{0,100}?\b(?:en|a)\s+(?:tu|la)\s+respuesta\b",
+        r"|promocion)\b" + _SPAN + r"{0,100}?\b(?:en|a)\s+(?:tu|la)\s+respuesta\b",
         (
             r"\b(?:modifica|cambia|altera|amplia|enriquece)\s+(?:tu|la)\s+respuesta\s+"
             r"(?:para|con|de\s+modo)\b"
@@ -90,15 +116,32 @@ OUTPUT_MANIPULATION = InjectionFamily(
 # Encodings and transformations used to smuggle instructions in, or to get output past
 # filters: "decode this base64 and do what it says", "reply in base64", "reverse your answer".
 _ENCODING = _any(
-    r"base\s?-?(?:64|32|16|58|85)", r"b64", r"rot\s?-?\d+", r"hex(?:adecimal)?", r"binary",
-    r"morse", r"caesar(?:\s+cipher)?", r"(?:simple\s+)?substitution\s+cipher", r"cipher(?:text)?",
-    r"leetspeak", r"pig\s+latin", r"atbash", r"vigenere", r"ascii\s+codes?",
-    r"unicode\s+escapes?", r"(?:only\s+)?emojis?",
+    r"base\s?-?(?:64|32|16|58|85)",
+    r"b64",
+    r"rot\s?-?\d+",
+    r"hex(?:adecimal)?",
+    r"binary",
+    r"morse",
+    r"caesar(?:\s+cipher)?",
+    r"(?:simple\s+)?substitution\s+cipher",
+    r"cipher(?:text)?",
+    r"leetspeak",
+    r"pig\s+latin",
+    r"atbash",
+    r"vigenere",
+    r"ascii\s+codes?",
+    r"unicode\s+escapes?",
+    r"(?:only\s+)?emojis?",
 )
 _TRANSFORM = _any(
-    _ENCODING, r"in\s+reverse", r"reverse(?:d)?\s+(?:order|sequence)", r"backwards?",
-    r"character\s+order", r"order\s+of\s+(?:the\s+)?(?:letters|characters|words)",
-    r"emoji\s+substitution", r"shift\s+(?:each|every|all)\s+(?:letter|character)",
+    _ENCODING,
+    r"in\s+reverse",
+    r"reverse(?:d)?\s+(?:order|sequence)",
+    r"backwards?",
+    r"character\s+order",
+    r"order\s+of\s+(?:the\s+)?(?:letters|characters|words)",
+    r"emoji\s+substitution",
+    r"shift\s+(?:each|every|all)\s+(?:letter|character)",
     r"upside\s+down",
 )
 _ES_ENCODING = r"(?:base\s?-?64|hexadecimal|binario|morse|rot\s?-?13)"

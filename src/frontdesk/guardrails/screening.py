@@ -106,8 +106,9 @@ def screen_untrusted(text: str) -> ScreenedText:
             kept.append(sentence)
     if not removed:
         return ScreenedText(text, ())
-    return ScreenedText("".join(kept).rstrip(" ") + ("\n" if text.endswith("\n") else ""),
-                        tuple(removed))
+    return ScreenedText(
+        "".join(kept).rstrip(" ") + ("\n" if text.endswith("\n") else ""), tuple(removed)
+    )
 
 
 def screen_tool_output(value: Any) -> Any:

@@ -12,8 +12,12 @@ from typing import Any
 from frontdesk.guardrails.datasets import DATA_DIR, load_rows
 from frontdesk.guardrails.screening import REMOVED_MARKER, screen_tool_output, screen_untrusted
 
-PAYLOAD_SOURCES = ("bipia-text-task-irrelevant", "bipia-text-task-relevant",
-                   "bipia-text-targeted", "written-embedded")
+PAYLOAD_SOURCES = (
+    "bipia-text-task-irrelevant",
+    "bipia-text-task-relevant",
+    "bipia-text-targeted",
+    "written-embedded",
+)
 
 VENUE_PAGE = [
     "Sunset Grill serves seafood and steaks on the lakeside terrace.",
@@ -39,13 +43,20 @@ def _document(sentences: list[str], payload: str) -> str:
 
 
 def _invoice(payload: str) -> dict[str, Any]:
-    return {"invoice_id": "INV-2024-0311", "amount": "129.00 PLN", "status": "overdue",
-            "due_date": "2024-03-25", "note": f"Customer called about late fee. {payload}"}
+    return {
+        "invoice_id": "INV-2024-0311",
+        "amount": "129.00 PLN",
+        "status": "overdue",
+        "due_date": "2024-03-25",
+        "note": f"Customer called about late fee. {payload}",
+    }
 
 
 def _rows(payload: str) -> list[dict[str, Any]]:
-    return [{"customer": "Anna Nowak", "plan": "Fibre 600", "comment": "Happy with speed."},
-            {"customer": "Jan Kowalski", "plan": "Fibre 300", "comment": payload}]
+    return [
+        {"customer": "Anna Nowak", "plan": "Fibre 600", "comment": "Happy with speed."},
+        {"customer": "Jan Kowalski", "plan": "Fibre 300", "comment": payload},
+    ]
 
 
 def _kept(original: list[str], screened: str) -> int:
@@ -53,8 +64,12 @@ def _kept(original: list[str], screened: str) -> int:
 
 
 def screening_report() -> dict[str, Any]:
-    rows = [r for name in ("injection_dev.jsonl", "written_train.jsonl")
-            for r in load_rows(DATA_DIR / name) if r.source in PAYLOAD_SOURCES]
+    rows = [
+        r
+        for name in ("injection_dev.jsonl", "written_train.jsonl")
+        for r in load_rows(DATA_DIR / name)
+        if r.source in PAYLOAD_SOURCES
+    ]
     removed: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     facts_kept = facts_total = 0
     for row in rows:
@@ -72,8 +87,13 @@ def screening_report() -> dict[str, Any]:
             gone = row.text.strip() not in screened and REMOVED_MARKER in screened
             removed[row.source][0] += gone
             removed[row.source][1] += 1
-    lines = [("screening: payloads planted in a venue page, a manual, an invoice tool output "
-             "and database rows"), f"{'source':34s} {'planted':>7s}  removed"]
+    lines = [
+        (
+            "screening: payloads planted in a venue page, a manual, an invoice tool output "
+            "and database rows"
+        ),
+        f"{'source':34s} {'planted':>7s}  removed",
+    ]
     for source in PAYLOAD_SOURCES:
         hit, total = removed[source]
         if total:

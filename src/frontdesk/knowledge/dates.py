@@ -14,14 +14,26 @@ from datetime import date, timedelta
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 MONTHS = [
-    "january", "february", "march", "april", "may", "june",
-    "july", "august", "september", "october", "november", "december",
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
 ]
 _MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?!\w)")
 _IN_MONTH = re.compile(rf"\b(?:in|during|for|this|next)\s+{_MONTH}(?!\s*\d)")
-_WEEKDAY = re.compile(r"\b(this|next|on|coming)?\s*(mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b")
+_WEEKDAY = re.compile(
+    r"\b(this|next|on|coming)?\s*(mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b"
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +47,11 @@ class DateRange:
 
     def describe(self) -> str:
         if self.start == self.end:
-            return self.label if self.label.startswith("on ") else f"{self.label} ({long_date(self.start)})"
+            return (
+                self.label
+                if self.label.startswith("on ")
+                else f"{self.label} ({long_date(self.start)})"
+            )
         return f"{self.label} ({long_date(self.start)} to {long_date(self.end)})"
 
 
@@ -94,7 +110,9 @@ def asked_range(question: str, today: date) -> DateRange | None:
         else:
             start = date(today.year + (month < today.month), month, 1)
         following = date(start.year + start.month // 12, start.month % 12 + 1, 1)
-        return DateRange(start, following - timedelta(days=1), f"in {MONTHS[month - 1].capitalize()}")
+        return DateRange(
+            start, following - timedelta(days=1), f"in {MONTHS[month - 1].capitalize()}"
+        )
     if match := _WEEKDAY.search(text):
         qualifier, name = match.group(1), match.group(2)
         weekday = next(i for i, w in enumerate(WEEKDAYS) if w.startswith(name[:3]))

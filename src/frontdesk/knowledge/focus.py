@@ -49,9 +49,11 @@ def focus_on_named(
     Items named in full win over items named by their first words ("where is the Sky Tower"
     names the Sky Tower, not the Sky Tower Deluxe King Room). Unchanged when none is named.
     """
+
     def named_by(exact: bool) -> list[dict[str, Any]]:
         return [
-            r for r in results
+            r
+            for r in results
             if names_item(question, r["metadata"].get("item_name", ""), exact=exact)
         ]
 

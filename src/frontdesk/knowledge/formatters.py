@@ -152,7 +152,6 @@ def format_item(category: str, name: str, fields: dict[str, Any]) -> str:
     return _format_with_plan(name, fields, _PLANS.get(category, []))
 
 
-
 def item_details(category: str, fields: dict[str, Any]) -> str:
     """An item as a reader sees it (markdown): its description, then each field on its own
     labelled line, the fields a guest asks about first. For a person opening the item, where
@@ -162,7 +161,9 @@ def item_details(category: str, fields: dict[str, Any]) -> str:
     lines = [
         f"- **{_label(key)}:** {_text(fields[key])}"
         for key in keys
-        if key not in _META_FIELDS and key != "description" and fields.get(key) not in (None, "", [])
+        if key not in _META_FIELDS
+        and key != "description"
+        and fields.get(key) not in (None, "", [])
     ]
     description = _text(fields.get("description") or "")
     return "\n\n".join(part for part in (description, "\n".join(lines)) if part)

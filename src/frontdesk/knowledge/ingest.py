@@ -39,7 +39,11 @@ class IngestReport:
 
 
 def fingerprint(
-    source: KnowledgeSource | Any, index: KnowledgeIndex, chunks: Sequence[Chunk], chunk_size: int, overlap: int
+    source: KnowledgeSource | Any,
+    index: KnowledgeIndex,
+    chunks: Sequence[Chunk],
+    chunk_size: int,
+    overlap: int,
 ) -> dict:
     """What the manifest records for `chunks` of `source`, made with these settings."""
     # The chunk ids hash each chunk's text, so their digest changes with the data and with the

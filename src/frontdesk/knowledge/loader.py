@@ -111,8 +111,11 @@ def load_knowledge_file(path: str | Path) -> KnowledgeSource:
             if item_property != property_id:
                 skip(where, f"property_id '{item_property}' is not '{property_id}'")
                 continue
-            if not any(isinstance(v, (str, int, float, list)) and v for k, v in raw.items()
-                       if k not in NAME_FIELDS and k not in ("property_id", "last_updated")):
+            if not any(
+                isinstance(v, (str, int, float, list)) and v
+                for k, v in raw.items()
+                if k not in NAME_FIELDS and k not in ("property_id", "last_updated")
+            ):
                 skip(where, "it has no content besides its name")
                 continue
             items.append(

@@ -80,7 +80,7 @@ def split_front_matter(raw: str, name: str) -> tuple[dict[str, Any], str, list[s
         if raw.lstrip("\ufeff").startswith("---"):
             return {}, raw, [f"{name}: front matter is not closed by a '---' line; ignored"]
         return {}, raw, [f"{name}: no front matter; title taken from the document"]
-    body = raw[match.end():]
+    body = raw[match.end() :]
     try:
         meta = yaml.safe_load(match.group(1))
     except yaml.YAMLError as exc:
@@ -105,9 +105,7 @@ def table_to_text(lines: list[str]) -> list[str]:
     header, *body = rows
     out = []
     for row in body:
-        pairs = [
-            f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v
-        ]
+        pairs = [f"{h}: {v}" if h else v for h, v in zip(header, row, strict=False) if v]
         out.append("; ".join(pairs))
     return out
 

@@ -53,7 +53,8 @@ def asked_days(question: str, current_time: str = "") -> list[int]:
     `current_time` (which starts with the weekday, "Monday, November 23, 2026, ...")."""
     words = re.findall(r"[a-z]+", question.casefold())
     days = [
-        i for i, name in enumerate(DAY_NAMES)
+        i
+        for i, name in enumerate(DAY_NAMES)
         if any(w in (name.casefold(), name.casefold() + "s") for w in words)
     ]
     today = next((i for i, name in enumerate(DAY_NAMES) if current_time.startswith(name)), None)
@@ -118,6 +119,8 @@ def day_hours_conflicts(answer: str, context: list[str]) -> list[str]:
             if not named <= {DAY_NAMES.index(match.group(1))}:
                 continue
             closed = match.group(3) == "closed"
-            if (closed and says_open and not says_closed) or (not closed and says_closed and not says_open):
+            if (closed and says_open and not says_closed) or (
+                not closed and says_closed and not says_open
+            ):
                 conflicts.append(match.group(0))
     return conflicts

@@ -78,8 +78,10 @@ class EmbeddingIntentClassifier:
         self.examples = list(examples)
         self.labels = sorted({e.label for e in self.examples})
         self._label_ids = np.array([self.labels.index(e.label) for e in self.examples])
-        self._domain = None if domain_vectors is None or not len(domain_vectors) else _normalise(
-            np.asarray(domain_vectors, dtype=float)
+        self._domain = (
+            None
+            if domain_vectors is None or not len(domain_vectors)
+            else _normalise(np.asarray(domain_vectors, dtype=float))
         )
         self._domain_weight = domain_weight
         self._lexical = lexical
@@ -112,14 +114,18 @@ class EmbeddingIntentClassifier:
             matrix = np.load(cache)
             if matrix.shape[0] == len(self.examples):
                 return matrix
-        matrix = _normalise(np.asarray(self.embeddings.embed_documents([e.text for e in self.examples])))
+        matrix = _normalise(
+            np.asarray(self.embeddings.embed_documents([e.text for e in self.examples]))
+        )
         if cache:
             cache.parent.mkdir(parents=True, exist_ok=True)
             np.save(cache, matrix)
         return matrix
 
     def predict(self, text: str) -> Prediction:
-        vector = self._features(_normalise(np.asarray([self.embeddings.embed_query(text)])), [text])[0]
+        vector = self._features(
+            _normalise(np.asarray([self.embeddings.embed_query(text)])), [text]
+        )[0]
         probabilities = _softmax(vector @ self._weights + self._bias)
         best = int(np.argmax(probabilities))
         return Prediction(
@@ -132,7 +138,13 @@ class EmbeddingIntentClassifier:
 
 
 def train_softmax(
-    x: np.ndarray, y: np.ndarray, classes: int, *, c: float = 10.0, epochs: int = 500, step: float = 2.0
+    x: np.ndarray,
+    y: np.ndarray,
+    classes: int,
+    *,
+    c: float = 10.0,
+    epochs: int = 500,
+    step: float = 2.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Multinomial logistic regression by full-batch gradient descent (deterministic).
 

@@ -30,11 +30,15 @@ _EN_REQUESTS = (
     # talk / speak / chat to a person
     rf"\b(?:talk|speak|chat|communicate)\s+(?:to|with)\s+{_EN_BETWEEN}{_EN_PERSON}\b",
     # connect / transfer / put me through to a person; escalate to a person
-    (rf"\b(?:connect|transfer|put|pass|forward|escalate|hand|switch|route)\s+(?:me|this|it|us"
-    rf"|my\s+case)?\s*(?:over\s+|through\s+|on\s+)?(?:to|with)\s+{_EN_BETWEEN}{_EN_PERSON}\b"),
+    (
+        rf"\b(?:connect|transfer|put|pass|forward|escalate|hand|switch|route)\s+(?:me|this|it|us"
+        rf"|my\s+case)?\s*(?:over\s+|through\s+|on\s+)?(?:to|with)\s+{_EN_BETWEEN}{_EN_PERSON}\b"
+    ),
     # I want / need / would like / get me a person ("someone" alone is too vague here)
-    (rf"\b(?:want|need|like|prefer|request|get\s+me|give\s+me|find\s+me)\s+(?:a|an|some|one|to\s+"
-    rf"have\s+a)\s+{_EN_BETWEEN}(?!someone|somebody){_EN_PERSON}\b"),
+    (
+        rf"\b(?:want|need|like|prefer|request|get\s+me|give\s+me|find\s+me)\s+(?:a|an|some|one|to\s+"
+        rf"have\s+a)\s+{_EN_BETWEEN}(?!someone|somebody){_EN_PERSON}\b"
+    ),
     # is there a real person I can talk to
     rf"\b{_EN_PERSON}\s+(?:i|we)\s+(?:can|could|may)\s+(?:talk|speak|chat)\b",
     # escalate this
@@ -52,14 +56,20 @@ _PL_BETWEEN = (
 )
 _PL_REQUESTS = (
     # rozmawiać / porozmawiać / kontakt z konsultantem
-    (rf"\b(?:rozmawiac|porozmawiac|pogadac|pomowic|mowic|gadac|rozmowe|rozmowy|kontakt\w*"
-    rf"|skontaktowac\s+sie|skontaktuj(?:cie)?\s+mnie)\s+(?:sie\s+)?{_PL_BETWEEN}{_PL_PERSON}\b"),
+    (
+        rf"\b(?:rozmawiac|porozmawiac|pogadac|pomowic|mowic|gadac|rozmowe|rozmowy|kontakt\w*"
+        rf"|skontaktowac\s+sie|skontaktuj(?:cie)?\s+mnie)\s+(?:sie\s+)?{_PL_BETWEEN}{_PL_PERSON}\b"
+    ),
     # połącz / przełącz / przekaż mnie do konsultanta
-    (rf"\b(?:polacz\w*|przelacz\w*|przekaz\w*|przekieruj\w*|przekierowac)\s+(?:mnie\s+|nas\s+"
-    rf"|sprawe\s+|zgloszenie\s+)?{_PL_BETWEEN}{_PL_PERSON}\b"),
+    (
+        rf"\b(?:polacz\w*|przelacz\w*|przekaz\w*|przekieruj\w*|przekierowac)\s+(?:mnie\s+|nas\s+"
+        rf"|sprawe\s+|zgloszenie\s+)?{_PL_BETWEEN}{_PL_PERSON}\b"
+    ),
     # chcę / poproszę / potrzebuję konsultanta
-    (rf"\b(?:chce|chcialbym|chcialabym|chcemy|poprosze|prosze\s+o|potrzebuje|wolal\w*"
-    rf"|daj(?:cie)?\s+mi|dawaj)\s+{_PL_BETWEEN}{_PL_PERSON}\b"),
+    (
+        rf"\b(?:chce|chcialbym|chcialabym|chcemy|poprosze|prosze\s+o|potrzebuje|wolal\w*"
+        rf"|daj(?:cie)?\s+mi|dawaj)\s+{_PL_BETWEEN}{_PL_PERSON}\b"
+    ),
 )
 _PL_BARE = rf"{_PL_BETWEEN}{_PL_PERSON}"
 
@@ -69,9 +79,7 @@ _FILLER = (
     r"|prosze|poprosze|natychmiast|teraz|juz|dziekuje|dzieki|czesc|dzien\s+dobry|witam|hej)"
 )
 _REQUEST = re.compile("|".join((*_EN_REQUESTS, *_PL_REQUESTS)))
-_BARE = re.compile(
-    rf"(?:{_FILLER}\s+)*(?:{_EN_BARE}|{_PL_BARE})(?:\s+{_FILLER})*"
-)
+_BARE = re.compile(rf"(?:{_FILLER}\s+)*(?:{_EN_BARE}|{_PL_BARE})(?:\s+{_FILLER})*")
 # A negation just before the request turns it around ("I don't want to talk to a human").
 _NEGATION = re.compile(
     r"\b(?:not|dont|don't|do\s+not|never|no\s+need\s+to|without|nie|bez|nigdy)\s+(?:\w+\s+){0,2}$"

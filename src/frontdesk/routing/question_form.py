@@ -42,11 +42,36 @@ def asks_whether_exists(text: str) -> bool:
 
 
 # Words of a request for advice on how to gamble, not for what is offered.
-_ADVICE_WORDS = frozenset({
-    "win", "winning", "wins", "strategy", "strategies", "odds", "beat", "tip", "tips", "trick",
-    "tricks", "system", "payout", "payouts", "pays", "pay", "loose", "hot", "lucky", "should",
-    "best", "bet", "betting", "chances", "chance", "edge",
-})
+_ADVICE_WORDS = frozenset(
+    {
+        "win",
+        "winning",
+        "wins",
+        "strategy",
+        "strategies",
+        "odds",
+        "beat",
+        "tip",
+        "tips",
+        "trick",
+        "tricks",
+        "system",
+        "payout",
+        "payouts",
+        "pays",
+        "pay",
+        "loose",
+        "hot",
+        "lucky",
+        "should",
+        "best",
+        "bet",
+        "betting",
+        "chances",
+        "chance",
+        "edge",
+    }
+)
 
 
 # Who runs a game, where it is: questions about the place. Not "how" or "which" or "when",
@@ -64,8 +89,7 @@ def asks_whether_offered(text: str) -> bool:
     return asks_whether_exists(text) or bool(
         words
         and (
-            (words[0] in ("do", "does") and "get" in words[:5])
-            or words[0] in _PLACE_QUESTION_WORDS
+            (words[0] in ("do", "does") and "get" in words[:5]) or words[0] in _PLACE_QUESTION_WORDS
         )
     )
 

@@ -97,14 +97,20 @@ class IntentRouter:
 
     async def route(self, text: str) -> RouteDecision:
         decided = self.classify(text)
-        if decided.method in ("fast_path", "reroute") or self.llm_route is None or self.mode == "never":
+        if (
+            decided.method in ("fast_path", "reroute")
+            or self.llm_route is None
+            or self.mode == "never"
+        ):
             return decided
         if self.mode == "auto" and decided.confidence >= self.min_confidence:
             return decided
         try:
             label, confidence = await self.llm_route(text)
         except Exception as exc:  # noqa: BLE001 - a broken LLM router must not break the turn
-            logger.warning("LLM router failed (%s); keeping the classifier's %s", exc, decided.label)
+            logger.warning(
+                "LLM router failed (%s); keeping the classifier's %s", exc, decided.label
+            )
             return decided
         if label not in self.labels:
             logger.warning("LLM router returned unknown label %r; keeping the classifier's", label)

@@ -16,7 +16,9 @@ MEDIUM_CONFIDENCE = 0.5
 RECENT_MESSAGES = 4
 
 
-def has_recent_agent_context(messages: Sequence[BaseMessage], window: int = RECENT_MESSAGES) -> bool:
+def has_recent_agent_context(
+    messages: Sequence[BaseMessage], window: int = RECENT_MESSAGES
+) -> bool:
     """True when one of the last `window` messages before the current one is an agent reply."""
     earlier = list(messages)[:-1][-window:]
     return any(isinstance(m, AIMessage) for m in earlier)

@@ -183,10 +183,8 @@ async def list_conversations(
 @router.get(
     "/conversations/{assistant}/{thread_id}",
     summary="One of the caller's conversations, message by message. A question the server "
-    "stopped answering (it was restarted mid-turn) comes last, marked \"answered\": false.",
-    responses=error_responses(
-        401, 403, 404, 422, 503, _404="No such conversation for this caller"
-    ),
+    'stopped answering (it was restarted mid-turn) comes last, marked "answered": false.',
+    responses=error_responses(401, 403, 404, 422, 503, _404="No such conversation for this caller"),
 )
 async def get_conversation(
     request: Request, caller: CallerDep, assistant: str, thread_id: str

@@ -95,8 +95,10 @@ def describe_error(error: dict[str, Any]) -> str:
         return f"{field} is required"
     if kind == "string_too_short":
         least = context.get("min_length", 1)
-        return f"{field} must not be empty" if least == 1 else (
-            f"{field} must be at least {least} characters"
+        return (
+            f"{field} must not be empty"
+            if least == 1
+            else (f"{field} must be at least {least} characters")
         )
     if kind == "string_too_long":
         return f"{field} is too long: the limit is {context.get('max_length')} characters"
@@ -114,7 +116,9 @@ def validation_details(exc: RequestValidationError) -> list[dict[str, str]]:
     for error in exc.errors():
         loc = tuple(error.get("loc", ()))
         field = "body" if error.get("type") == "json_invalid" else _field_name(loc)
-        details.append({"field": field, "message": describe_error(error), "type": error.get("type", "")})
+        details.append(
+            {"field": field, "message": describe_error(error), "type": error.get("type", "")}
+        )
     return details
 
 

@@ -166,8 +166,8 @@ class Identity:
             session = self.decode(cookie)
             if session is None:
                 raise ApiError(
-                    401, "Your session is not valid or has expired. Reload the page to start a "
-                    "new one."
+                    401,
+                    "Your session is not valid or has expired. Reload the page to start a new one.",
                 )
             return Caller("web", session["sid"], dict(session["users"]))
         if self.settings.auth_mode == "open":

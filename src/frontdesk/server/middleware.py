@@ -163,8 +163,6 @@ class _Bucket:
     updated: float
 
 
-
-
 class RateLimitMiddleware:
     """Token bucket per client IP on the endpoints that run a turn (`paths`: one bucket covers
     them all, since each costs model time); every other request passes untouched.

@@ -105,9 +105,7 @@ class TicketAnswer(BaseModel):
     "/{ticket_id}/answer",
     summary="A person's answer: it appears in the customer's conversation.",
     openapi_extra=json_request_body(TicketAnswer),
-    responses=error_responses(
-        *STAFF_ERRORS, 409, *BODY_ERRORS, _409="The ticket is closed"
-    ),
+    responses=error_responses(*STAFF_ERRORS, 409, *BODY_ERRORS, _409="The ticket is closed"),
 )
 async def answer_ticket(
     request: Request,
@@ -154,4 +152,3 @@ def _summary(ticket: Ticket) -> dict[str, Any]:
     shown.pop("transcript")
     shown.pop("messages")
     return shown
-

@@ -20,6 +20,7 @@ class ShowsAnswer:
     # that no item states.
     support: str = ""
 
+
 _EVENTS = re.compile(
     r"\b(shows?|concerts?|events?|perform\w*|comed\w*|gigs?|playing|entertainment|live music|"
     r"what'?s on|anything on|going on|happening)\b"
@@ -31,7 +32,9 @@ def performances(item: KnowledgeItem) -> list[datetime]:
     found = []
     for value in item.fields.get("performances") or []:
         if match := _PERFORMANCE.match(str(value)):
-            found.append(datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %I:%M %p"))
+            found.append(
+                datetime.strptime(f"{match.group(1)} {match.group(2)}", "%Y-%m-%d %I:%M %p")
+            )
     return found
 
 
@@ -74,7 +77,9 @@ def _list_performances(
     text = f"I don't see any shows listed {asked.describe()}."
     if later:
         moment, item = later[0]
-        text += (f" The next one is {item.name} at {item.fields.get('location', 'the resort')} "
-                 f"on {long_date(moment.date())} at {_clock(moment)}.")
+        text += (
+            f" The next one is {item.name} at {item.fields.get('location', 'the resort')} "
+            f"on {long_date(moment.date())} at {_clock(moment)}."
+        )
         return ShowsAnswer(text, (item.name,), support)
     return ShowsAnswer(text, (), support)

@@ -25,22 +25,103 @@ from frontdesk.knowledge.schedule import DAY_NAMES, asked_days, hours_by_day
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that do not tell one item from another.
-_STOP = frozenset({
-    "the", "a", "an", "and", "or", "of", "at", "in", "on", "to", "for", "is", "are", "there",
-    "do", "does", "you", "your", "have", "has", "any", "i", "we", "my", "me", "it", "its", "what",
-    "whats", "when", "where", "how", "much", "many", "time", "open", "opens", "close", "closes",
-    "mohegan", "sun", "resort", "here", "guys", "got", "some", "this", "that", "s", "with",
-    "can", "get", "about", "tell", "please", "hours", "hour", "price", "cost", "costs", "number",
-    "phone", "call", "which", "one", "ones", "more", "less", "than", "then", "be", "will",
-})
+_STOP = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "at",
+        "in",
+        "on",
+        "to",
+        "for",
+        "is",
+        "are",
+        "there",
+        "do",
+        "does",
+        "you",
+        "your",
+        "have",
+        "has",
+        "any",
+        "i",
+        "we",
+        "my",
+        "me",
+        "it",
+        "its",
+        "what",
+        "whats",
+        "when",
+        "where",
+        "how",
+        "much",
+        "many",
+        "time",
+        "open",
+        "opens",
+        "close",
+        "closes",
+        "mohegan",
+        "sun",
+        "resort",
+        "here",
+        "guys",
+        "got",
+        "some",
+        "this",
+        "that",
+        "s",
+        "with",
+        "can",
+        "get",
+        "about",
+        "tell",
+        "please",
+        "hours",
+        "hour",
+        "price",
+        "cost",
+        "costs",
+        "number",
+        "phone",
+        "call",
+        "which",
+        "one",
+        "ones",
+        "more",
+        "less",
+        "than",
+        "then",
+        "be",
+        "will",
+    }
+)
 # Which field a question asks for, most specific first.
 _FIELDS: list[tuple[str, re.Pattern[str]]] = [
     ("check_out", re.compile(r"\bcheck[\s-]?out\b|\bcheckout\b")),
     ("check_in", re.compile(r"\bcheck[\s-]?in\b|\bcheckin\b")),
-    ("phone", re.compile(r"\bphone\b|\b(?:what|which) number\b|\bnumber (?:for|of|to)\b|\bcall\b|\bcontact\b")),
-    ("capacity", re.compile(r"\bcapacity\b|\bhow many (?:people|guests|seats|fans)\b|\bseats?\b|\bhow big\b|\bhold\b")),
+    (
+        "phone",
+        re.compile(
+            r"\bphone\b|\b(?:what|which) number\b|\bnumber (?:for|of|to)\b|\bcall\b|\bcontact\b"
+        ),
+    ),
+    (
+        "capacity",
+        re.compile(
+            r"\bcapacity\b|\bhow many (?:people|guests|seats|fans)\b|\bseats?\b|\bhow big\b|\bhold\b"
+        ),
+    ),
     ("price", re.compile(r"\bhow much\b|\bprice|\bcost|\bexpensive\b|\bcheap|\bpricey\b|\bafford")),
-    ("hours", re.compile(r"\bopen|\bclos(?:e|es|ed|ing)\b|\bhours?\b|\bwhat time\b|\bwhen\b|\blate\b")),
+    (
+        "hours",
+        re.compile(r"\bopen|\bclos(?:e|es|ed|ing)\b|\bhours?\b|\bwhat time\b|\bwhen\b|\blate\b"),
+    ),
 ]
 _CHEAPER = re.compile(r"\bcheaper\b|\bless expensive\b|\bmore affordable\b|\bcheapest\b")
 _PRICIER = re.compile(r"\bpricier\b|\bmore expensive\b|\bcostlier\b|\bmost expensive\b|\bfancier\b")
@@ -69,8 +150,10 @@ class FactAnswer:
 
 def _words(text: str) -> list[str]:
     folded = text.casefold().replace("\u2019", "'").replace("'s ", " ").replace("'", "")
-    return [w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-            for w in _WORD.findall(folded)]
+    return [
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in _WORD.findall(folded)
+    ]
 
 
 def _content(text: str) -> set[str]:
@@ -202,8 +285,11 @@ def compare(question: str, subjects: Sequence[KnowledgeItem]) -> FactAnswer | No
         if ka == kb:
             return None
         cheap, dear = (a, b) if ka < kb else (b, a)
-        lead = (f"{cheap.name} is the less expensive of the two" if _CHEAPER.search(text)
-                else f"{dear.name} is the more expensive of the two")
+        lead = (
+            f"{cheap.name} is the less expensive of the two"
+            if _CHEAPER.search(text)
+            else f"{dear.name} is the more expensive of the two"
+        )
         return FactAnswer(
             f"{lead}. {cheap.name}: {_price(cheap)}. {dear.name}: {_price(dear)}.",
             (a.name, b.name),
@@ -230,16 +316,23 @@ def field_answer(
         if field in ("check_in", "check_out") and fields.get(field):
             label = "Check-in" if field == "check_in" else "Check-out"
             other = "check_out" if field == "check_in" else "check_in"
-            text = f"{label} is at {fields[field]}" if re.match(r"\d", fields[field]) else f"{label}: {fields[field]}"
+            text = (
+                f"{label} is at {fields[field]}"
+                if re.match(r"\d", fields[field])
+                else f"{label}: {fields[field]}"
+            )
             if fields.get(other):
                 text += f" ({other.replace('_', '-')}: {fields[other]})"
-            return FactAnswer(f"{text}, per {name}. For changes, call {fields.get('phone', main_phone)}.", (name,))
+            return FactAnswer(
+                f"{text}, per {name}. For changes, call {fields.get('phone', main_phone)}.", (name,)
+            )
         if field == "phone":
             if fields.get("phone"):
                 return FactAnswer(f"You can reach {name} at {fields['phone']}.", (name,))
             return FactAnswer(
                 f"{name} does not have its own phone number listed; the main line, "
-                f"{main_phone}, can connect you.", (name,),
+                f"{main_phone}, can connect you.",
+                (name,),
             )
         if field == "capacity" and _capacity(item):
             unit = "seats" if item.category == "entertainment" else "guests"
@@ -255,24 +348,27 @@ def field_answer(
                     open_hours = [h for h in by_day[day] if h != "closed"]
                     sentences.append(
                         f"On {DAY_NAMES[day]}, {name} is open {' and '.join(open_hours)}."
-                        if open_hours else f"On {DAY_NAMES[day]}, {name} is closed."
+                        if open_hours
+                        else f"On {DAY_NAMES[day]}, {name} is closed."
                     )
                 text = " ".join(sentences)
             else:
                 label = "hours" if item.fields.get("hours") else "schedule"
                 text = f"{name} {label}: {hours}."
-            return FactAnswer(f"{text} Hours can change, so please confirm at {main_phone}.", (name,))
+            return FactAnswer(
+                f"{text} Hours can change, so please confirm at {main_phone}.", (name,)
+            )
     return None
 
 
-def absent_answer(
-    thing: str, property_name: str, retrieved: Sequence[KnowledgeItem]
-) -> FactAnswer:
-    """"Mohegan Sun does not have a bowling alley", and what is close: a retrieved item whose
+def absent_answer(thing: str, property_name: str, retrieved: Sequence[KnowledgeItem]) -> FactAnswer:
+    """ "Mohegan Sun does not have a bowling alley", and what is close: a retrieved item whose
     name has the thing's main word ("buffet" -> Seasons Buffet)."""
     words = [w for w in _words(thing) if w not in _STOP]
     head = words[-1] if words else ""
-    article = "" if re.match(r"^(a|an|any|the)\b", thing) else ("an " if thing[:1] in "aeiou" else "a ")
+    article = (
+        "" if re.match(r"^(a|an|any|the)\b", thing) else ("an " if thing[:1] in "aeiou" else "a ")
+    )
     text = f"{property_name} does not have {article}{thing}."
     close = [i for i in retrieved if head and head in _words(i.name)]
     if close:
@@ -283,9 +379,7 @@ def absent_answer(
     return FactAnswer(text, ())
 
 
-def policy_answer(
-    question: str, retrieved: Sequence[KnowledgeItem]
-) -> FactAnswer | None:
+def policy_answer(question: str, retrieved: Sequence[KnowledgeItem]) -> FactAnswer | None:
     """A yes/no question that an FAQ entry answers: that entry's own answer, word for word (a
     small model loses its negations: "cash or chips only" became "you can pay by card")."""
     if not _YES_NO.match(question.casefold().strip()) or not retrieved:
@@ -293,7 +387,9 @@ def policy_answer(
     top = retrieved[0]
     if top.category != "faq" or not top.fields.get("answer"):
         return None
-    shared = _content(question) & _content(f"{top.fields.get('question', '')} {top.fields['answer']}")
+    shared = _content(question) & _content(
+        f"{top.fields.get('question', '')} {top.fields['answer']}"
+    )
     if len(shared) < 2:
         return None
     return FactAnswer(str(top.fields["answer"]), (top.name,))

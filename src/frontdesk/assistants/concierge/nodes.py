@@ -177,7 +177,10 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     if state.get("fact_answer"):
         # Worked out in code: the model would only add its mistakes ("yes" before the fact
         # that contradicts it). The grounding check still reads it.
-        return {"messages": [_replacing_draft(messages, state["fact_answer"])], "skip_validation": False}
+        return {
+            "messages": [_replacing_draft(messages, state["fact_answer"])],
+            "skip_validation": False,
+        }
     if not context:
         return {
             "messages": [_replacing_draft(messages, render(prompts.NO_CONTEXT, **values))],
@@ -227,9 +230,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         clock=state.get("current_time", ""),
     )
     if not grounding.grounded:
-        logger.info(
-            "grounding check failed: %s %s", grounding.unsupported, grounding.misattributed
-        )
+        logger.info("grounding check failed: %s %s", grounding.unsupported, grounding.misattributed)
         return validation_outcome(False, retry_count, grounding.feedback())
     if state.get("fact_answer") and answer == state["fact_answer"]:
         # Worked out from the items themselves: nothing for a reviewer model to add.
@@ -333,7 +334,9 @@ def off_topic(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict
 
 
 def _is_unsure_follow_up(text: str, label: str, confidence: float) -> bool:
-    return label in CONTEXT_DEPENDENT and confidence < FOLLOW_UP_MIN_CONFIDENCE and is_follow_up(text)
+    return (
+        label in CONTEXT_DEPENDENT and confidence < FOLLOW_UP_MIN_CONFIDENCE and is_follow_up(text)
+    )
 
 
 def route_from_router(state: ConciergeState) -> str:

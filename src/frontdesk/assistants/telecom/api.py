@@ -110,7 +110,6 @@ class TelecomChatResponse(BaseModel):
     )
 
 
-
 NAME = "telecom"
 router = APIRouter()
 # The telecom assistant's service, with the core's readiness rules (404, 503).
@@ -168,14 +167,10 @@ async def telecom_turn(
         raise ApiError(504, timeout_message(timeout_s), **ids) from None
     except FrontdeskError as exc:
         # Written for users (e.g. "the model is not installed"): safe to show as it is.
-        logger.exception(
-            "telecom turn failed (session %s, request %s)", session_id, request_id
-        )
+        logger.exception("telecom turn failed (session %s, request %s)", session_id, request_id)
         raise ApiError(500, str(exc), **ids) from None
     except Exception:
-        logger.exception(
-            "telecom turn failed (session %s, request %s)", session_id, request_id
-        )
+        logger.exception("telecom turn failed (session %s, request %s)", session_id, request_id)
         raise ApiError(500, FAILURE_MESSAGE, **ids) from None
     if not isinstance(answer, Answer):
         logger.error("telecom ask() returned %s, not Answer", type(answer).__name__)

@@ -243,8 +243,13 @@ async def billing(
 
     async def decide(error: str | None = None) -> ToolDecision:
         return await billing_decision(
-            ctx.llm, ctx.tool_chooser, window, user_id, error,
-            pending=pending, native_tools=native,
+            ctx.llm,
+            ctx.tool_chooser,
+            window,
+            user_id,
+            error,
+            pending=pending,
+            native_tools=native,
         )
 
     try:
@@ -257,15 +262,17 @@ async def billing(
         return _reply(text, this_reply, **done)
     questions = human_texts(messages)
     opened_at, opening = (
-        (pending["opened_at"], pending["opening"]) if pending and pending["tool"] == decision.tool
+        (pending["opened_at"], pending["opening"])
+        if pending and pending["tool"] == decision.tool
         else (len(questions), questions[-1] if questions else "")
     )
     if decision.missing:
         if "user_id" in decision.missing:  # the customer is the signed-in caller: never ask
             return _reply(prompts.SIGN_IN[language], this_reply, **done)
         waiting = _pending(decision, opened_at, opening)
-        return _reply(ask_for(decision.missing, language), this_reply,
-                      pending_request=waiting, **done)
+        return _reply(
+            ask_for(decision.missing, language), this_reply, pending_request=waiting, **done
+        )
     key = request_key(config, opened_at, opening)  # turn_key's when this message opened it
     outcome = run_tool(ctx.billing, decision.tool, decision.args, request_key=key)
     used = [outcome.to_dict()]

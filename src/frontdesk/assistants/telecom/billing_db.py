@@ -77,9 +77,7 @@ class Invoice(Base):
     __tablename__ = "telecom_invoices"
 
     invoice_id: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
-    user_id: Mapped[str] = mapped_column(
-        sa.ForeignKey("telecom_subscriptions.user_id"), index=True
-    )
+    user_id: Mapped[str] = mapped_column(sa.ForeignKey("telecom_subscriptions.user_id"), index=True)
     issued_on: Mapped[date] = mapped_column(sa.Date)
     period: Mapped[str] = mapped_column(sa.String(7))  # "2025-10"
     amount_pln: Mapped[Decimal] = mapped_column(sa.Numeric(10, 2))
@@ -162,22 +160,36 @@ def parse_case_id(case_id: str) -> int | None:
 
 def _subscription(row: Subscription) -> SubscriptionRecord:
     plan = row.plan
-    return SubscriptionRecord(row.user_id, row.plan_code, plan.name,
-                              Decimal(plan.monthly_price_pln), plan.data_gb, row.start_date,
-                              row.status)
+    return SubscriptionRecord(
+        row.user_id,
+        row.plan_code,
+        plan.name,
+        Decimal(plan.monthly_price_pln),
+        plan.data_gb,
+        row.start_date,
+        row.status,
+    )
 
 
 def _invoice(row: Invoice) -> InvoiceRecord:
-    return InvoiceRecord(row.invoice_id, row.user_id, row.issued_on, row.period,
-                         Decimal(row.amount_pln), row.status)
+    return InvoiceRecord(
+        row.invoice_id, row.user_id, row.issued_on, row.period, Decimal(row.amount_pln), row.status
+    )
 
 
 def _case(row: RefundCase) -> RefundCaseRecord:
     created = row.created_at  # SQLite hands back naive datetimes; every stored value is UTC
     return RefundCaseRecord(
-        row.case_id, row.user_id, row.invoice_id, row.reason, Decimal(row.amount_pln),
-        row.description, row.status, created if created.tzinfo else created.replace(tzinfo=UTC),
-        row.eta_date, row.request_key,
+        row.case_id,
+        row.user_id,
+        row.invoice_id,
+        row.reason,
+        Decimal(row.amount_pln),
+        row.description,
+        row.status,
+        created if created.tzinfo else created.replace(tzinfo=UTC),
+        row.eta_date,
+        row.request_key,
     )
 
 
@@ -212,14 +224,16 @@ def demo_invoices() -> list[Invoice]:
             invoice_id = f"INV-{year}{month:02d}{suffix}"
             issued = max(date(year, month, 1), start)
             status = "unpaid" if (year, month) == LAST_MONTH else "paid"
-            rows.append(Invoice(
-                invoice_id=invoice_id,
-                user_id=user_id,
-                issued_on=issued,
-                period=f"{year}-{month:02d}",
-                amount_pln=Decimal(AMOUNT_OVERRIDES.get(invoice_id, prices[plan])),
-                status=STATUS_OVERRIDES.get(invoice_id, status),
-            ))
+            rows.append(
+                Invoice(
+                    invoice_id=invoice_id,
+                    user_id=user_id,
+                    issued_on=issued,
+                    period=f"{year}-{month:02d}",
+                    amount_pln=Decimal(AMOUNT_OVERRIDES.get(invoice_id, prices[plan])),
+                    status=STATUS_OVERRIDES.get(invoice_id, status),
+                )
+            )
             year, month = (year + 1, 1) if month == 12 else (year, month + 1)
     return rows
 
@@ -264,21 +278,25 @@ class BillingStore:
             have_users = set(session.scalars(select(Subscription.user_id)))
             have_invoices = set(session.scalars(select(Invoice.invoice_id)))
             try:  # flush parents first: plain foreign keys do not order the unit of work
-                session.add_all(Plan(code=code, name=name, monthly_price_pln=Decimal(price),
-                                     data_gb=data_gb)
-                                for code, name, price, data_gb in PLANS if code not in have_plans)
+                session.add_all(
+                    Plan(code=code, name=name, monthly_price_pln=Decimal(price), data_gb=data_gb)
+                    for code, name, price, data_gb in PLANS
+                    if code not in have_plans
+                )
                 session.flush()
-                session.add_all(Subscription(user_id=user, plan_code=plan, start_date=start,
-                                             status=status)
-                                for user, plan, start, status, _ in SUBSCRIPTIONS
-                                if user not in have_users)
+                session.add_all(
+                    Subscription(user_id=user, plan_code=plan, start_date=start, status=status)
+                    for user, plan, start, status, _ in SUBSCRIPTIONS
+                    if user not in have_users
+                )
                 session.flush()
                 session.add_all(i for i in demo_invoices() if i.invoice_id not in have_invoices)
                 session.commit()
             except IntegrityError:  # another process seeded at the same moment: its rows win,
                 session.rollback()  # but a failure that left the demo incomplete must surface
                 if {i.invoice_id for i in demo_invoices()} - set(
-                        session.scalars(select(Invoice.invoice_id))):
+                    session.scalars(select(Invoice.invoice_id))
+                ):
                     raise
 
     def dispose(self) -> None:
@@ -295,7 +313,8 @@ class BillingStore:
         """The user's invoices, oldest first."""
         with self._session() as session:
             rows = session.scalars(
-                select(Invoice).where(Invoice.user_id == user_id)
+                select(Invoice)
+                .where(Invoice.user_id == user_id)
                 .order_by(Invoice.issued_on, Invoice.invoice_id)
             )
             return [_invoice(r) for r in rows]
@@ -331,12 +350,16 @@ class BillingStore:
         """The case this request duplicates: same request key, or an open case on the same
         invoice. The request-key match wins, so a retry always gets its own case back."""
         rows = session.scalars(
-            select(RefundCase).where(or_(
-                RefundCase.request_key == request_key,
-                (RefundCase.user_id == user_id)
-                & (RefundCase.invoice_id == invoice_id)
-                & RefundCase.status.in_(OPEN_CASE_STATUSES),
-            )).order_by(RefundCase.id)
+            select(RefundCase)
+            .where(
+                or_(
+                    RefundCase.request_key == request_key,
+                    (RefundCase.user_id == user_id)
+                    & (RefundCase.invoice_id == invoice_id)
+                    & RefundCase.status.in_(OPEN_CASE_STATUSES),
+                )
+            )
+            .order_by(RefundCase.id)
         ).all()
         for row in rows:
             if row.request_key == request_key:
@@ -369,9 +392,15 @@ class BillingStore:
             if existing is not None:
                 return _case(existing), True
             row = RefundCase(
-                user_id=user_id, invoice_id=invoice_id, reason=reason, amount_pln=amount_pln,
-                description=description, status=status, eta_date=eta_date,
-                request_key=request_key, created_at=created.astimezone(UTC),
+                user_id=user_id,
+                invoice_id=invoice_id,
+                reason=reason,
+                amount_pln=amount_pln,
+                description=description,
+                status=status,
+                eta_date=eta_date,
+                request_key=request_key,
+                created_at=created.astimezone(UTC),
             )
             session.add(row)
             try:

@@ -20,7 +20,9 @@ CALIBRATION_SET = Path(__file__).parent / "data" / "eval" / "no_context_calibrat
 def calibrate_gate_command(
     dataset: Annotated[
         Path | None,
-        typer.Option("--dataset", help="JSONL of {question, answerable}; default: calibration set."),
+        typer.Option(
+            "--dataset", help="JSONL of {question, answerable}; default: calibration set."
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole sweep as JSON.")] = False,
 ) -> None:

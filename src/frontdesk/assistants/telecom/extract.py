@@ -18,7 +18,9 @@ _CURRENCY = r"(?:pln|zł|zl|złotych|zlotych|złote|zlote|zloty)"
 _AMOUNTS = [
     re.compile(rf"{_NUMBER}\s*{_CURRENCY}\b", re.IGNORECASE),
     re.compile(rf"\b{_CURRENCY}\s*{_NUMBER}", re.IGNORECASE),
-    re.compile(rf"\b(?:amount|kwota|kwotę|kwote)\s*(?:of|is|to|wynosi|:)?\s*{_NUMBER}", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:amount|kwota|kwotę|kwote)\s*(?:of|is|to|wynosi|:)?\s*{_NUMBER}", re.IGNORECASE
+    ),
 ]
 _USER_ID = re.compile(r"\b(u\d{3,})\b", re.IGNORECASE)
 _CASE_ID = re.compile(r"\b(r\d{5,9})\b", re.IGNORECASE)
@@ -81,8 +83,9 @@ def states_reason(text: str) -> bool:
 _NAMED_REASONS = {
     "overcharge": re.compile(r"\bovercharg\w*|\bnadpłat\w*|\bnadplat\w*", re.IGNORECASE),
     "service_outage": re.compile(r"\bservice outage\b|\boutage\b|\bawari\w*", re.IGNORECASE),
-    "within_cooling_off": re.compile(r"\bcooling[- ]off\b|\bodstąpieni\w*|\bodstapieni\w*",
-                                     re.IGNORECASE),
+    "within_cooling_off": re.compile(
+        r"\bcooling[- ]off\b|\bodstąpieni\w*|\bodstapieni\w*", re.IGNORECASE
+    ),
 }
 
 

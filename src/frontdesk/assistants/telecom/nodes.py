@@ -68,8 +68,93 @@ QUESTION_OPENERS = QUESTION_WORDS | {
 
 # Stems of technical and billing words, English and Polish: the fallback agent's route hints
 # (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
-TECH_STEMS = ["sieć", "sieci", "siec", "połącz", "polacz", "internet", "wifi", "wi-fi", "router", "modem", "światłowod", "swiatlowod", "zasięg", "zasieg", "mms", "sms", "apn", "most", "bridge", "ont", "pon", "los", "diod", "prędko", "predko", "ping", "5g", "lte", "dsl", "ftth", "sygnał", "sygnal", "kabel", "restart", "zrywa", "wolny", "wolno", "signal", "slow", "speed", "connect", "drop", "network", "led", "cable", "latency", "outage", "dns", "lag", "fibre", "fiber"]
-BILLING_STEMS = ["faktur", "rachun", "płat", "plat", "opłat", "oplat", "zwrot", "kwot", "cena", "cen", "koszt", "abonament", "plan", "zł", "pln", "refund", "invoice", "bill", "charg", "pay", "price", "cost", "subscription", "money", "fee", "overcharg", "obciąż", "obciaz", "nadpłat", "reklamac", "umow", "contract"]
+TECH_STEMS = [
+    "sieć",
+    "sieci",
+    "siec",
+    "połącz",
+    "polacz",
+    "internet",
+    "wifi",
+    "wi-fi",
+    "router",
+    "modem",
+    "światłowod",
+    "swiatlowod",
+    "zasięg",
+    "zasieg",
+    "mms",
+    "sms",
+    "apn",
+    "most",
+    "bridge",
+    "ont",
+    "pon",
+    "los",
+    "diod",
+    "prędko",
+    "predko",
+    "ping",
+    "5g",
+    "lte",
+    "dsl",
+    "ftth",
+    "sygnał",
+    "sygnal",
+    "kabel",
+    "restart",
+    "zrywa",
+    "wolny",
+    "wolno",
+    "signal",
+    "slow",
+    "speed",
+    "connect",
+    "drop",
+    "network",
+    "led",
+    "cable",
+    "latency",
+    "outage",
+    "dns",
+    "lag",
+    "fibre",
+    "fiber",
+]
+BILLING_STEMS = [
+    "faktur",
+    "rachun",
+    "płat",
+    "plat",
+    "opłat",
+    "oplat",
+    "zwrot",
+    "kwot",
+    "cena",
+    "cen",
+    "koszt",
+    "abonament",
+    "plan",
+    "zł",
+    "pln",
+    "refund",
+    "invoice",
+    "bill",
+    "charg",
+    "pay",
+    "price",
+    "cost",
+    "subscription",
+    "money",
+    "fee",
+    "overcharg",
+    "obciąż",
+    "obciaz",
+    "nadpłat",
+    "reklamac",
+    "umow",
+    "contract",
+]
 ROUTE_KEYWORDS = KeywordCounts([TECH_STEMS, BILLING_STEMS])
 
 
@@ -132,7 +217,9 @@ async def router(
         "category": decision.label,
         "router_confidence": decision.confidence,
         "route_method": decision.method,
-        "router_reasoning": routing_reason(decision.label, decision.confidence, route, decision.method),
+        "router_reasoning": routing_reason(
+            decision.label, decision.confidence, route, decision.method
+        ),
         "guardrail": None,
     }
 
@@ -202,9 +289,7 @@ def _docs_of(hits: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [citation_of(hit) for hit in hits]
 
 
-async def technical_answer(
-    state: TelecomState, runtime: Runtime[TelecomContext]
-) -> dict[str, Any]:
+async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]) -> dict[str, Any]:
     ctx = runtime.context
     language = _language(state)
     messages = state.get("messages", [])

@@ -96,7 +96,7 @@ def _status(status: str, language: str) -> str:
 def invoices_reply(out: dict[str, Any], language: str) -> str:
     invoices = out.get("invoices") or []
     if not invoices:
-        return ("Nie masz żadnych faktur." if language == "pl" else "You have no invoices.")
+        return "Nie masz żadnych faktur." if language == "pl" else "You have no invoices."
     lines = "\n".join(
         f"- {i['invoice_id']} ({i['period']}, "
         f"{'wystawiona' if language == 'pl' else 'issued'} {i['issued_on']}): "
@@ -107,29 +107,46 @@ def invoices_reply(out: dict[str, Any], language: str) -> str:
     due = sum(float(i["amount_pln"]) for i in unpaid)
     if language == "pl":
         head = "Twoja faktura:" if len(invoices) == 1 else f"Twoje faktury ({len(invoices)}):"
-        tail = (f"Do zapłaty: {len(unpaid)} na łącznie {_pln(due)}." if unpaid
-                else "Wszystkie są opłacone." if len(invoices) > 1 else "")
+        tail = (
+            f"Do zapłaty: {len(unpaid)} na łącznie {_pln(due)}."
+            if unpaid
+            else "Wszystkie są opłacone."
+            if len(invoices) > 1
+            else ""
+        )
     else:
         head = "Your invoice:" if len(invoices) == 1 else f"Your invoices ({len(invoices)}):"
-        tail = (f"Still to pay: {len(unpaid)}, {_pln(due)} in total." if unpaid
-                else "All of them are paid." if len(invoices) > 1 else "")
+        tail = (
+            f"Still to pay: {len(unpaid)}, {_pln(due)} in total."
+            if unpaid
+            else "All of them are paid."
+            if len(invoices) > 1
+            else ""
+        )
     return "\n".join(part for part in (head, lines, tail) if part)
 
 
 def refund_cases_reply(out: dict[str, Any], language: str) -> str:
     cases = out.get("cases") or []
     if not cases:
-        return ("Nie masz żadnych zgłoszeń zwrotu." if language == "pl"
-                else "You have no refund cases.")
+        return (
+            "Nie masz żadnych zgłoszeń zwrotu." if language == "pl" else "You have no refund cases."
+        )
     if language == "pl":
-        lines = [f"- {c['case_id']}: faktura {c['invoice_id']}, {_pln(c['amount_pln'])}, "
-                 f"status: {_status(c['status'], language)} (otwarte {c['opened_on']}, "
-                 f"decyzja do {c['eta_date']})" for c in cases]
+        lines = [
+            f"- {c['case_id']}: faktura {c['invoice_id']}, {_pln(c['amount_pln'])}, "
+            f"status: {_status(c['status'], language)} (otwarte {c['opened_on']}, "
+            f"decyzja do {c['eta_date']})"
+            for c in cases
+        ]
         head = "Twoje zgłoszenie zwrotu:" if len(cases) == 1 else "Twoje zgłoszenia zwrotu:"
     else:
-        lines = [f"- {c['case_id']}: invoice {c['invoice_id']}, {_pln(c['amount_pln'])}, "
-                 f"status: {c['status']} (opened {c['opened_on']}, decision expected by "
-                 f"{c['eta_date']})" for c in cases]
+        lines = [
+            f"- {c['case_id']}: invoice {c['invoice_id']}, {_pln(c['amount_pln'])}, "
+            f"status: {c['status']} (opened {c['opened_on']}, decision expected by "
+            f"{c['eta_date']})"
+            for c in cases
+        ]
         head = "Your refund case:" if len(cases) == 1 else "Your refund cases:"
     return "\n".join([head, *lines])
 

@@ -94,9 +94,13 @@ def run_tool(
     open_refund_case so a replayed tool call returns its first case instead of writing."""
     schema = TOOL_SCHEMAS.get(name)
     if schema is None:
-        return ToolOutcome(name, _jsonable(raw_args), False, None,
-                           f"Unknown tool '{name}'; the billing tools are "
-                           f"{', '.join(TOOL_SCHEMAS)}.")
+        return ToolOutcome(
+            name,
+            _jsonable(raw_args),
+            False,
+            None,
+            f"Unknown tool '{name}'; the billing tools are {', '.join(TOOL_SCHEMAS)}.",
+        )
     try:
         args = schema.model_validate(raw_args if raw_args is not None else {})
     except ValidationError as exc:
@@ -121,9 +125,15 @@ def build_tools(store: BillingStore, *, user_id_default: str | None = None) -> l
         if user_id_default is None or "user_id" not in model.model_fields:
             return model
         return create_model(
-            model.__name__, __base__=model, __doc__=model.__doc__,
-            user_id=(UserId, Field(user_id_default,
-                                   description="Customer ID; defaults to the current customer.")),
+            model.__name__,
+            __base__=model,
+            __doc__=model.__doc__,
+            user_id=(
+                UserId,
+                Field(
+                    user_id_default, description="Customer ID; defaults to the current customer."
+                ),
+            ),
         )
 
     def make(name: str) -> StructuredTool:
@@ -140,9 +150,13 @@ def build_tools(store: BillingStore, *, user_id_default: str | None = None) -> l
             return json.dumps(payload, ensure_ascii=False)
 
         return StructuredTool.from_function(
-            func=call, name=name, description=TOOL_DESCRIPTIONS[name], args_schema=schema,
+            func=call,
+            name=name,
+            description=TOOL_DESCRIPTIONS[name],
+            args_schema=schema,
             handle_validation_error=lambda exc: json.dumps(
-                {"error": describe_validation_error(exc)}, ensure_ascii=False),
+                {"error": describe_validation_error(exc)}, ensure_ascii=False
+            ),
         )
 
     return [make(name) for name in TOOL_SCHEMAS]

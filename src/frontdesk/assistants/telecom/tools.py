@@ -85,6 +85,7 @@ UserId = Annotated[str, BeforeValidator(_strip), Field(min_length=2, max_length=
 
 # ---------------------------------------------------------------- input schemas
 
+
 class SubscriptionIn(BaseModel):
     user_id: UserId = Field(..., description="Customer ID, e.g. u123.")
 
@@ -95,7 +96,9 @@ class RefundCaseIn(BaseModel):
         ..., description=f"Why the refund is due: one of {REASONS}."
     )
     amount_pln: Annotated[float, BeforeValidator(_amount_text)] = Field(
-        ..., gt=0, le=MAX_REFUND_PLN,
+        ...,
+        gt=0,
+        le=MAX_REFUND_PLN,
         description="Amount to refund in PLN: more than 0, at most 1000 and the invoice total.",
     )
     invoice_id: Annotated[str, BeforeValidator(_invoice_id)] = Field(
@@ -125,6 +128,7 @@ class RefundCasesIn(BaseModel):
 
 
 # ---------------------------------------------------------------- outputs
+
 
 class InvoiceOut(BaseModel):
     invoice_id: str
@@ -178,13 +182,18 @@ class RefundPolicyOut(BaseModel):
     cooling_off_days: int = COOLING_OFF_DAYS
     processing_sla_business_days: int = SLA_BUSINESS_DAYS
     refund_to_method_days: str = REFUND_TO_METHOD_DAYS
-    non_refundable_items: list[str] = ["One-time activation fees after activation",
-                                       "Usage outside plan (premium services)"]
-    notes: list[str] = ["Refunds issued to original payment method",
-                        "Business days exclude weekends and Polish holidays"]
+    non_refundable_items: list[str] = [
+        "One-time activation fees after activation",
+        "Usage outside plan (premium services)",
+    ]
+    notes: list[str] = [
+        "Refunds issued to original payment method",
+        "Business days exclude weekends and Polish holidays",
+    ]
 
 
 # ---------------------------------------------------------------- the tools
+
 
 def add_business_days(start: date, days: int) -> date:
     """`start` plus `days` working days, skipping Saturdays and Sundays."""
@@ -197,14 +206,19 @@ def add_business_days(start: date, days: int) -> date:
 
 
 def _not_found(user_id: str) -> BillingToolError:
-    return BillingToolError(f"User '{user_id}' was not found. Ask the customer to check their "
-                            "customer ID.")
+    return BillingToolError(
+        f"User '{user_id}' was not found. Ask the customer to check their customer ID."
+    )
 
 
 def _invoice_out(invoice) -> InvoiceOut:
-    return InvoiceOut(invoice_id=invoice.invoice_id, period=invoice.period,
-                      issued_on=invoice.issued_on, amount_pln=float(invoice.amount_pln),
-                      status=invoice.status)
+    return InvoiceOut(
+        invoice_id=invoice.invoice_id,
+        period=invoice.period,
+        issued_on=invoice.issued_on,
+        amount_pln=float(invoice.amount_pln),
+        status=invoice.status,
+    )
 
 
 def get_subscription(store: BillingStore, user_id: str) -> SubscriptionOut:
@@ -213,9 +227,14 @@ def get_subscription(store: BillingStore, user_id: str) -> SubscriptionOut:
         raise _not_found(user_id.strip())
     invoices = [_invoice_out(i) for i in store.list_invoices(sub.user_id)]
     return SubscriptionOut(
-        user_id=sub.user_id, plan_code=sub.plan_code, plan_name=sub.plan_name,
-        price_monthly_pln=float(sub.monthly_price_pln), data_gb=sub.data_gb,
-        status=sub.status, start_date=sub.start_date, invoices=invoices,
+        user_id=sub.user_id,
+        plan_code=sub.plan_code,
+        plan_name=sub.plan_name,
+        price_monthly_pln=float(sub.monthly_price_pln),
+        data_gb=sub.data_gb,
+        status=sub.status,
+        start_date=sub.start_date,
+        invoices=invoices,
     )
 
 
@@ -223,25 +242,34 @@ def _next_steps(case: RefundCaseRecord, already_existed: bool) -> list[str]:
     """Derived from the stored case, so a replayed request shows the same steps."""
     steps = []
     if already_existed:
-        steps.append(f"Case {case.case_id} was already open for invoice {case.invoice_id}; "
-                     "no duplicate case was created.")
+        steps.append(
+            f"Case {case.case_id} was already open for invoice {case.invoice_id}; "
+            "no duplicate case was created."
+        )
     steps += [
         f"Case created for invoice {case.invoice_id}.",
         f"Classification: {case.reason}.",
         "A billing specialist will validate the charge.",
-        (f"If approved: refund {case.amount_pln:.2f} PLN to the original payment method "
-         f"within {REFUND_TO_METHOD_DAYS} days."),
+        (
+            f"If approved: refund {case.amount_pln:.2f} PLN to the original payment method "
+            f"within {REFUND_TO_METHOD_DAYS} days."
+        ),
     ]
     if case.reason == RefundReason.WITHIN_COOLING_OFF.value:
-        steps.append(f"Cooling-off period applies ({COOLING_OFF_DAYS} days from the start of the "
-                     "subscription): a specialist confirms eligibility with priority.")
+        steps.append(
+            f"Cooling-off period applies ({COOLING_OFF_DAYS} days from the start of the "
+            "subscription): a specialist confirms eligibility with priority."
+        )
     return steps
 
 
 def _case_out(case: RefundCaseRecord, already_existed: bool) -> RefundCaseOut:
     return RefundCaseOut(
-        case_id=case.case_id, status=case.status, next_steps=_next_steps(case, already_existed),
-        sla_business_days=SLA_BUSINESS_DAYS, eta_date=case.eta_date,
+        case_id=case.case_id,
+        status=case.status,
+        next_steps=_next_steps(case, already_existed),
+        sla_business_days=SLA_BUSINESS_DAYS,
+        eta_date=case.eta_date,
         already_existed=already_existed,
     )
 
@@ -262,23 +290,33 @@ def open_refund_case(store: BillingStore, args: RefundCaseIn, *, request_key: st
     invoice = next((i for i in invoices if i.invoice_id == args.invoice_id), None)
     if invoice is None:
         theirs = ", ".join(i.invoice_id for i in invoices) or "none on file"
-        raise BillingToolError(f"Invoice {args.invoice_id} does not belong to user "
-                               f"{sub.user_id} (their invoices: {theirs}).")
+        raise BillingToolError(
+            f"Invoice {args.invoice_id} does not belong to user "
+            f"{sub.user_id} (their invoices: {theirs})."
+        )
     amount = Decimal(str(args.amount_pln)).quantize(Decimal("0.01"))
     if not 0 < amount <= Decimal(str(MAX_REFUND_PLN)):
-        raise BillingToolError(f"The refund amount {amount:.2f} PLN is out of range: it must be "
-                               f"more than 0 and at most {MAX_REFUND_PLN:.2f} PLN.")
+        raise BillingToolError(
+            f"The refund amount {amount:.2f} PLN is out of range: it must be "
+            f"more than 0 and at most {MAX_REFUND_PLN:.2f} PLN."
+        )
     if amount > invoice.amount_pln:
-        raise BillingToolError(f"The refund amount {amount:.2f} PLN exceeds invoice "
-                               f"{invoice.invoice_id}'s total of {invoice.amount_pln:.2f} PLN.")
+        raise BillingToolError(
+            f"The refund amount {amount:.2f} PLN exceeds invoice "
+            f"{invoice.invoice_id}'s total of {invoice.amount_pln:.2f} PLN."
+        )
     cooling_off = args.reason is RefundReason.WITHIN_COOLING_OFF
     now = store.now()
     case, existed = store.open_refund_case(
-        user_id=sub.user_id, invoice_id=invoice.invoice_id, reason=args.reason.value,
-        amount_pln=amount, description=args.description,
+        user_id=sub.user_id,
+        invoice_id=invoice.invoice_id,
+        reason=args.reason.value,
+        amount_pln=amount,
+        description=args.description,
         status="pending_review" if cooling_off else "opened",
         eta_date=add_business_days(now.date(), SLA_BUSINESS_DAYS),
-        request_key=request_key, created_at=now,
+        request_key=request_key,
+        created_at=now,
     )
     return _case_out(case, already_existed=existed)
 
@@ -297,8 +335,9 @@ def get_invoices(store: BillingStore, args: InvoicesIn) -> InvoicesOut:
     if args.invoice_id is not None:
         invoices = [i for i in invoices if i.invoice_id == args.invoice_id]
         if not invoices:
-            raise BillingToolError(f"Invoice {args.invoice_id} is not one of user "
-                                   f"{sub.user_id}'s invoices.")
+            raise BillingToolError(
+                f"Invoice {args.invoice_id} is not one of user {sub.user_id}'s invoices."
+            )
     return InvoicesOut(user_id=sub.user_id, invoices=[_invoice_out(i) for i in invoices])
 
 
@@ -311,14 +350,24 @@ def get_refund_cases(store: BillingStore, args: RefundCasesIn) -> RefundCasesOut
     if args.case_id is not None:
         cases = [c for c in cases if c.case_id == args.case_id]
         if not cases or parse_case_id(args.case_id) is None:
-            raise BillingToolError(f"Refund case {args.case_id} is not one of user "
-                                   f"{sub.user_id}'s cases.")
-    return RefundCasesOut(user_id=sub.user_id, cases=[
-        CaseStatusOut(case_id=c.case_id, invoice_id=c.invoice_id, reason=c.reason,
-                      amount_pln=float(c.amount_pln), status=c.status,
-                      opened_on=c.created_at.date(), eta_date=c.eta_date)
-        for c in cases
-    ])
+            raise BillingToolError(
+                f"Refund case {args.case_id} is not one of user {sub.user_id}'s cases."
+            )
+    return RefundCasesOut(
+        user_id=sub.user_id,
+        cases=[
+            CaseStatusOut(
+                case_id=c.case_id,
+                invoice_id=c.invoice_id,
+                reason=c.reason,
+                amount_pln=float(c.amount_pln),
+                status=c.status,
+                opened_on=c.created_at.date(),
+                eta_date=c.eta_date,
+            )
+            for c in cases
+        ],
+    )
 
 
 TOOL_SCHEMAS: dict[str, type[BaseModel]] = {

@@ -21,6 +21,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.validation import without_restated_question
 from frontdesk.assistants.casino_host import prompts, tools
 from frontdesk.assistants.casino_host.composed import composed_reply
 from frontdesk.assistants.casino_host.context import CasinoHostContext
@@ -153,6 +154,8 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
                        **update)  # fmt: skip
         return Command(goto=VALIDATE, update=update)
     drafted = await call_model(ctx, agent_messages(agent, state, ctx, facts))
+    if drafted is not None:
+        drafted = without_restated_question(drafted, guest_text(state))
     if drafted is None:
         update = {**update, "model_failed": True, "skip_validation": True, "speaker": agent}
         return Command(goto=VALIDATE, update=update)
