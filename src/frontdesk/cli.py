@@ -332,9 +332,16 @@ def _add_assistant_commands() -> None:
     """Each assistant's own commands, as `frontdesk <name> ...`."""
     from frontdesk.assistants.registry import plugins
 
+    taken = {group.name for group in app.registered_groups}
+    taken |= {command.name or command.callback.__name__ for command in app.registered_commands}
     for name, found in plugins().items():
         if found.cli is not None:
             app.add_typer(found.cli(), name=name, help=f"{found.title}: its own commands.")
+        for group, make in found.commands.items():
+            if group in taken or group in plugins():
+                raise RuntimeError(f"{found.name} adds command group '{group}', already taken")
+            taken.add(group)
+            app.add_typer(make(), name=group)
 
 
 _add_assistant_commands()

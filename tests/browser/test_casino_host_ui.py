@@ -178,6 +178,46 @@ CRAFTED = {
 }
 
 
+def test_an_opted_out_guest_is_shown_that_nothing_was_sent(casino_page):
+    page = casino_page
+    sign_in_as_a_guest(page)
+    stopped = ask(page, "STOP")
+    expect(stopped.locator(".ch-sms-bubble")).to_contain_text("unsubscribed")
+    # After STOP the host stores a message and texts nothing: the page says so, not an empty
+    # bubble.
+    silent = ask(page, "Is the spa open?")
+    expect(silent.locator(".bubble-text")).to_contain_text("Nothing was sent")
+    expect(silent.locator(".ch-sms-bubble")).to_have_count(0)
+    started = ask(page, "START")
+    expect(started.locator(".ch-sms-bubble")).to_contain_text("re-subscribed")
+
+
+def test_a_message_sent_while_the_guest_changes_is_kept(casino_page):
+    page = casino_page
+    # The sign-in answers slowly (as on a loaded server): the message typed meanwhile must
+    # land in the new guest's conversation, not be wiped when the sign-in arrives.
+    page.evaluate(
+        """() => {
+            const fetchNow = window.fetch.bind(window);
+            window.fetch = async (url, init) => {
+                const answer = await fetchNow(url, init);
+                if (String(url).includes("/session/sign-in")) {
+                    await new Promise((done) => setTimeout(done, 1500));
+                }
+                return answer;
+            };
+        }"""
+    )
+    guest = page.get_by_label("Guest", exact=True)
+    expect(guest).to_be_enabled()
+    guest.select_option(index=3)
+    answer = ask(page, GREETING_Q)
+    expect(answer.locator(".ch-sms-bubble")).to_have_count(1)
+    expect(page.locator("#signin-row")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator('#messages li[data-role="user"]')).to_have_text([GREETING_Q])
+    expect(assistant_messages(page)).to_have_count(1)
+
+
 def test_offer_card_and_nothing_parsed_as_html(browser, casino_server, problems):
     page = open_page(browser, casino_server, problems, real_accounts=True, **PHONE)
     try:

@@ -411,3 +411,40 @@ async def test_a_turn_written_twice_is_applied_once(built):
         if m.direction == "outbound"
     ]
     assert len(outbound) == 1 and outbound[0].message_id == first.reply_id == second.reply_id
+
+
+async def test_a_turn_whose_writes_fail_half_way_lands_nothing_and_is_applied_once_later(
+    built, monkeypatch
+):
+    service, _ = built
+    store = service.store
+    phone = new_phone()
+    intake = take_in(store, CASINO, phone, "My name is Maria", "sms:SM-half-1", NOW)
+    state = _turn_state()
+    reply = "Lovely to meet you, Maria."
+    real_record_outbound = store.record_outbound
+
+    def lost_database(*_args, **_kwargs):
+        raise RuntimeError("the connection dropped before the reply was written")
+
+    monkeypatch.setattr(store, "record_outbound", lost_database)
+    with pytest.raises(RuntimeError):
+        write_turn(store, intake, state, "My name is Maria", reply, [reply], "host_agent", NOW)
+    # The profile, offer and escalation were written before the reply: none of them landed.
+    assert store.list_offers(CASINO, intake.guest_uuid) == []
+    assert not [
+        e for e in store.unacknowledged_escalations(CASINO) if e.guest_uuid == intake.guest_uuid
+    ]
+    loaded = store.load_profile(CASINO, intake.guest_uuid).profile
+    assert loaded.get("core_identity.name") is None
+    assert loaded.engagement.total_messages_received == 0
+    # The provider delivers the message again: it is answered and applied once.
+    monkeypatch.setattr(store, "record_outbound", real_record_outbound)
+    again = take_in(store, CASINO, phone, "My name is Maria", "sms:SM-half-1", NOW)
+    assert again.answered is None and again.message_id == intake.message_id
+    write_turn(store, again, state, "My name is Maria", reply, [reply], "host_agent", NOW)
+    assert len(store.list_offers(CASINO, intake.guest_uuid)) == 1
+    profile = store.load_profile(CASINO, intake.guest_uuid).profile
+    assert profile.get("core_identity.name").value == "Maria"
+    assert profile.engagement.total_messages_received == 1
+    assert profile.engagement.offers_sent == 1

@@ -7,13 +7,20 @@ import hashlib
 import hmac
 import inspect
 import json
-import threading
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import text
 from tests.casino_host import test_storage_support as support
-from tests.casino_host.test_storage_support import NOW, PEPPER, PHONE, in_threads, new_casino
+from tests.casino_host.test_storage_support import (
+    NOW,
+    PEPPER,
+    PHONE,
+    count,
+    in_threads,
+    lookups_that_miss_first,
+    new_casino,
+)
 
 from frontdesk.assistants.casino_host.profile import grant, revoke_consent
 from frontdesk.assistants.casino_host.storage import (
@@ -39,14 +46,6 @@ postgres_url = support.postgres_url
 store = support.store
 
 DIGITS = PHONE.removeprefix("+1")  # the number however it is written
-
-
-def count(store: Store, model, **where) -> int:
-    query = select(func.count()).select_from(model)
-    for column, value in where.items():
-        query = query.where(getattr(model, column) == value)
-    with store.engine.connect() as conn:
-        return conn.scalar(query)
 
 
 def dump(store: Store, table: str, casino_id: str) -> str:
@@ -90,16 +89,7 @@ def test_two_concurrent_first_messages_create_one_guest(
 ):
     # Both requests miss the lookup (as when they arrive together), so the unique phone_index
     # insert has to decide.
-    real_find = store._find_guest_uuid
-    missed: set[int] = set()
-
-    def find_that_misses_first(casino_id: str, hashed: str):
-        if threading.get_ident() not in missed:
-            missed.add(threading.get_ident())
-            return None
-        return real_find(casino_id, hashed)
-
-    monkeypatch.setattr(store, "_find_guest_uuid", find_that_misses_first)
+    missed = lookups_that_miss_first(store, monkeypatch)
     results = in_threads(2, lambda _: store.get_or_create_guest(casino, PHONE, now=NOW))
     assert len(missed) == 2
     assert results[0][0] == results[1][0]
@@ -217,11 +207,16 @@ def test_a_casino_cannot_reach_another_casinos_guest(store: Store, casino: str):
     assert [m.message_id for m in store.recent_messages(casino, thread)] == [message]
 
 
+# Methods that touch no guest's data: the engine's life, the schema, and the transaction block
+# (whose calls are each scoped to a casino).
+UNSCOPED = {"close", "upgrade", "transaction"}
+
+
 def _public_methods() -> dict[str, object]:
     return {
         name: member
         for name, member in inspect.getmembers(Store, inspect.isfunction)
-        if not name.startswith("_") and name not in {"close", "upgrade"}
+        if not name.startswith("_") and name not in UNSCOPED
     }
 
 

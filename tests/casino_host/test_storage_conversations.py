@@ -6,9 +6,8 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
 from tests.casino_host import test_storage_support as support
-from tests.casino_host.test_storage_support import NOW, PHONE, in_threads, new_casino
+from tests.casino_host.test_storage_support import NOW, PHONE, count, in_threads, new_casino
 
 from frontdesk.assistants.casino_host.storage import NotFound, Store
 from frontdesk.assistants.casino_host.storage.tables import ConversationRow, MessageRow, OfferRow
@@ -21,14 +20,6 @@ postgres_url = support.postgres_url
 store = support.store
 
 HOUR = timedelta(hours=1)
-
-
-def count(store: Store, model, **where) -> int:
-    query = select(func.count()).select_from(model)
-    for column, value in where.items():
-        query = query.where(getattr(model, column) == value)
-    with store.engine.connect() as conn:
-        return conn.scalar(query)
 
 
 @pytest.fixture

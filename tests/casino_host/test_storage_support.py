@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, func, select, text
 from sqlalchemy.exc import OperationalError
 
 from frontdesk.assistants.casino_host.storage import Store, upgrade
@@ -112,3 +112,28 @@ def in_threads(count: int, work: Callable[[int], object]) -> list[object]:
     if errors:
         raise errors[0]
     return results
+
+
+def count(store: Store, model, **where) -> int:
+    """Rows of `model` matching `where`, read outside the store."""
+    query = select(func.count()).select_from(model)
+    for column, value in where.items():
+        query = query.where(getattr(model, column) == value)
+    with store.engine.connect() as conn:
+        return conn.scalar(query)
+
+
+def lookups_that_miss_first(store: Store, monkeypatch: pytest.MonkeyPatch) -> set[int]:
+    """Make each thread's first guest lookup miss, as when two first messages arrive together,
+    so that the unique phone_index insert has to decide. Returns the threads that missed."""
+    real_find = store._find_guest_uuid
+    missed: set[int] = set()
+
+    def find_that_misses_first(casino_id: str, hashed: str):
+        if threading.get_ident() not in missed:
+            missed.add(threading.get_ident())
+            return None
+        return real_find(casino_id, hashed)
+
+    monkeypatch.setattr(store, "_find_guest_uuid", find_that_misses_first)
+    return missed

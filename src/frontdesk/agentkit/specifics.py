@@ -10,26 +10,14 @@ from __future__ import annotations
 
 import re
 
+from frontdesk.knowledge.dates import MONTHS
+
 _TIME = re.compile(r"\b(1[0-2]|0?[1-9])(?:[:.]([0-5]\d))?\s*([ap])\.?\s?m\b\.?", re.IGNORECASE)
 _NAMED_TIME = re.compile(r"\b(noon|midnight)\b", re.IGNORECASE)
 _PRICE = re.compile(r"\$\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?")
 _PHONE = re.compile(r"(?<!\d)(?:\+?1[-.\s]?)?\(?(\d{3})\)?[-.\s]?(\d{3})[-.\s]?(\d{4})(?!\d)")
-_MONTHS = [
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-]
 _MONTH_DATE = re.compile(
-    r"\b(" + "|".join(m[:3] for m in _MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+    r"\b(" + "|".join(m[:3] for m in MONTHS) + r")[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
     re.IGNORECASE,
 )
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b")
@@ -104,7 +92,7 @@ def numbers(text: str) -> set[str]:
 
 def _month_number(name: str) -> int:
     prefix = name[:3].lower()
-    return next(i for i, m in enumerate(_MONTHS, start=1) if m.startswith(prefix))
+    return next(i for i, m in enumerate(MONTHS, start=1) if m.startswith(prefix))
 
 
 CHECKS = (

@@ -82,6 +82,9 @@ class AssistantPlugin:
     api_router: Callable[[], APIRouter] | None = None
     # () -> a Typer app, mounted as `frontdesk <name> ...`.
     cli: Callable[[], typer.Typer] | None = None
+    # Top-level command groups the assistant adds, `frontdesk <group> ...` (a channel it owns,
+    # such as "sms"): group name -> () -> a Typer app. A name already taken is refused.
+    commands: Mapping[str, Callable[[], typer.Typer]] = field(default_factory=dict)
     # The assistant's web UI module (a native ES module), served at /ui/assistants/<name>.js.
     web_module: Path | None = None
     # Route labels as a person would name them ("hours_schedule" -> "Opening hours"), for

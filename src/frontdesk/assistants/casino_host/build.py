@@ -15,6 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
+from frontdesk.assistants.casino_host.channel.signatures import telnyx_public_key
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.context import HostServices
 from frontdesk.assistants.casino_host.escalation import sweep_escalations
@@ -172,7 +175,25 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         breaker=breaker_for(host, store, knowledge.content),
         settings=host,
     )
-    return CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
+    service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
+    service.sms = build_gateway(service, host)
+    return service
+
+
+def build_gateway(service: CasinoHostService, host: CasinoHostSettings) -> SmsGateway:
+    """The SMS channel of this service, with the simulator sending (issue 19 adds Twilio and
+    Telnyx senders with the provider work)."""
+    key = host.sms_telnyx_public_key
+    return SmsGateway(
+        service,
+        SimulatorProvider(),
+        WebhookSecrets(
+            simulator_keys=tuple(host.sms_simulator_keys),
+            twilio_auth_token=host.sms_twilio_auth_token,
+            telnyx_public_key=telnyx_public_key(key) if key else None,
+        ),
+        human_delay=host.sms_human_delay,
+    )
 
 
 SWEEP_EVERY_S = 60.0

@@ -32,6 +32,18 @@ def cli():
     return app
 
 
+def api_router():
+    from frontdesk.assistants.casino_host.api import router
+
+    return router
+
+
+def sms_cli():
+    from frontdesk.assistants.casino_host.sms_cli import app
+
+    return app
+
+
 PLUGIN = AssistantPlugin(
     name="casino_host",
     title="Casino host (SMS)",
@@ -54,6 +66,8 @@ PLUGIN = AssistantPlugin(
         "identity_check": "Who is this",
         "off_topic": "Something else",
     },
+    api_router=api_router,
     cli=cli,
+    commands={"sms": sms_cli},
     demo_users=lazy("frontdesk.assistants.casino_host.build:demo_guests"),
 )

@@ -26,12 +26,21 @@ from langgraph.graph.state import CompiledStateGraph
 from frontdesk.agentkit.service import DURABILITY
 from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
 from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
-from frontdesk.assistants.casino_host import optout, prompts
+from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host.channel.keywords import (
+    Keyword,
+    is_natural_opt_out,
+    keyword_of,
+)
+from frontdesk.assistants.casino_host.channel.replies import (
+    KeywordDecision,
+    keyword_decision,
+    keyword_language,
+)
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
-from frontdesk.assistants.casino_host.optout import is_opt_in, is_opt_out
 from frontdesk.assistants.casino_host.routing import FALLBACK
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.state import turn_state
@@ -118,6 +127,7 @@ class CasinoHostService:
         self.store = store
         self._resources = resources
         self.clock = clock  # the casino clock a turn runs at (tests set it)
+        self.sms: Any = None  # the SMS channel's gateway (channel/gateway.py), set by the build
         self._closed = False
 
     # -- AssistantService ---------------------------------------------------------------------
@@ -174,21 +184,36 @@ class CasinoHostService:
         yield ChatEvent("done", {"done": True})
 
     async def ask(
-        self, message: str, thread_id: str, *, user_id: str | None = None, scope: str | None = None
+        self,
+        message: str,
+        thread_id: str,
+        *,
+        user_id: str | None = None,
+        scope: str | None = None,
+        delivery_id: str | None = None,
     ) -> Answer:
+        """One guest message, answered. `delivery_id`: the channel's id of this message (an SMS
+        provider's message id), so that a second delivery of it is stored and answered once;
+        a chat message gets a new one."""
         message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
         phone = guest_number(user_id) if user_id else conversation_guest(thread_id)
         catalog = self.services.content.catalog(casino_id)
         now = catalog.local(self.clock())
-        delivery_id = f"chat:{uuid.uuid4()}"
+        delivery_id = delivery_id or f"chat:{uuid.uuid4()}"
         intake = await self._storage(take_in, self.store, casino_id, phone, message,
                                      delivery_id, now)  # fmt: skip
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
-        if is_opt_out(message) or is_opt_in(message) or intake.profile.consent.get("suppressed"):
-            return await self._consent(message, intake, thread_id, now)
+        keyword = keyword_of(message)
+        decision = keyword_decision(
+            keyword,
+            suppressed=bool(intake.profile.consent.get("suppressed")),
+            in_words=is_natural_opt_out(message),
+        )
+        if decision is not None:
+            return await self._consent(message, keyword, decision, intake, thread_id, now)
         # During a person's pause the bot holds, except that a safety or blocked message
         # still gets the gate's reply (a crisis is never answered "a host will text you").
         if intake.pause is not None and not check(message).ends_turn:
@@ -250,22 +275,26 @@ class CasinoHostService:
             text = prompts.say(prompts.FALLBACK, inputs["language"], **casino_values(context))
             return {**inputs, "messages": [AIMessage(content=text)], "speaker": FALLBACK}
 
-    async def _consent(self, message: str, intake: Intake, thread_id: str,
-                       now: datetime) -> Answer:  # fmt: skip
-        """STOP confirms and suppresses; START re-subscribes; a suppressed guest's other
-        messages are stored and get no reply (nothing may be sent after an opt-out)."""
-        catalog = self.services.content.catalog(intake.casino_id)
-        language = intake.profile.prompt_view(now).language or "en"
-        if is_opt_out(message):
-            suppressed, template = True, optout.CONFIRMATION
-        elif is_opt_in(message):
-            suppressed, template = False, optout.RESUBSCRIBED
-        else:
-            suppressed, template = True, None
-        text = prompts.say(template, language, casino=catalog.casino.name) if template else ""
+    async def _consent(self, message: str, keyword: Keyword | None, decision: KeywordDecision,
+                       intake: Intake, thread_id: str, now: datetime) -> Answer:  # fmt: skip
+        """A compliance keyword, answered without the model (`channel.replies`); a suppressed
+        guest's other messages are stored and get no reply (nothing may be sent after an
+        opt-out)."""
+        casino = self.services.content.catalog(intake.casino_id).casino
+        guest_language = intake.profile.prompt_view(now).language or "en"
+        language = keyword_language(message, guest_language)
+        text = ""
+        if decision.reply is not None:
+            text = prompts.say(
+                decision.reply,
+                language,
+                casino=casino.name,
+                phone=casino.phone,
+                privacy_url=casino.privacy_url or casino.website or "",
+            )
         profile = await self._storage(
-            write_consent_reply, self.store, intake, suppressed=suppressed,
-            reply=text or None, now=now,
+            write_consent_reply, self.store, intake, decision,
+            keyword=keyword.value if keyword else None, reply=text or None, now=now,
         )  # fmt: skip
         state = {"language": language, "speaker": CONSENT_SPEAKER}
         sms = split_sms(text, max_parts=2) if text else []

@@ -9,6 +9,8 @@ from pydantic import Field
 
 from frontdesk.config import AssistantSettings, assistant_settings_config
 
+DEV_SIMULATOR_KEY = "frontdesk-sms-simulator-development-key"
+
 
 class CasinoHostSettings(AssistantSettings):
     assistant_name: ClassVar[str] = "casino_host"
@@ -31,3 +33,12 @@ class CasinoHostSettings(AssistantSettings):
     reciprocity: bool = True
     # Item 24: one emoji at most, and only where the casino's brand allows it.
     emoji_allowed: bool = False
+    # Issue 19, the SMS channel. The simulator's signing keys: the primary, then the secondary
+    # while a rotation is under way (the default is public: development only).
+    sms_simulator_keys: list[str] = Field(default_factory=lambda: [DEV_SIMULATOR_KEY])
+    # Twilio's auth token and Telnyx's public key (base64), for their webhook signatures; a
+    # provider without its secret has its webhooks refused (401).
+    sms_twilio_auth_token: str | None = None
+    sms_telnyx_public_key: str | None = None
+    # Item 33: wait 1-3 s before each SMS, as a person typing would (off: send at once).
+    sms_human_delay: bool = True

@@ -5,8 +5,9 @@ runs these in a worker thread).
 new session after 48 h idle), the message stored once per delivery id with its PII redacted,
 and whether a person has the conversation (the 30-minute pause). `write_turn` runs after it:
 the profile, the offer, the escalation, the audit rows and the reply, each keyed by the guest's
-message, so a message delivered twice is answered once and applied once. The reply is written
-last: a turn whose writes failed half way is answered again on the next delivery.
+message, so a message delivered twice is answered once and applied once. Each runs in one
+transaction (`Store.transaction`): a turn whose writes failed is answered again, whole, on the
+next delivery.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from frontdesk.assistants.casino_host.channel.replies import KeywordDecision
 from frontdesk.assistants.casino_host.compliance import scan_pii
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory, advance_phase
 from frontdesk.assistants.casino_host.profile.signals import is_substantive, rapport_score
@@ -66,6 +68,12 @@ def reply_key(message_id: int) -> str:
 
 def take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: str,
             now: datetime) -> Intake:  # fmt: skip
+    with store.transaction():  # one commit for the turn's reads and its inbound message
+        return _take_in(store, casino_id, phone, text, delivery_id, now)
+
+
+def _take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: str,
+             now: datetime) -> Intake:  # fmt: skip
     guest_uuid, _ = store.get_or_create_guest(casino_id, phone, now=now)
     opening = store.open_or_resume_conversation(casino_id, guest_uuid, now)
     redacted = scan_pii(text).redacted_text
@@ -165,6 +173,14 @@ def save_profile(store: Store, intake: Intake, state: dict[str, Any], text: str,
 
 def write_turn(store: Store, intake: Intake, state: dict[str, Any], text: str, reply: str,
                sms: list[str], speaker: str, now: datetime) -> Written:  # fmt: skip
+    """The turn's writes, in one transaction: all of them land, or none and the next delivery
+    of the message runs the turn again."""
+    with store.transaction():
+        return _write_turn(store, intake, state, text, reply, sms, speaker, now)
+
+
+def _write_turn(store: Store, intake: Intake, state: dict[str, Any], text: str, reply: str,
+                sms: list[str], speaker: str, now: datetime) -> Written:  # fmt: skip
     casino_id, guest_uuid = intake.casino_id, intake.guest_uuid
     profile = save_profile(store, intake, state, text, now)
     offer = None
@@ -239,31 +255,80 @@ def write_holding(store: Store, intake: Intake, reply: str, now: datetime) -> in
     return reply_id
 
 
-def write_consent_reply(store: Store, intake: Intake, *, suppressed: bool, reply: str | None,
-                        now: datetime) -> GuestProfile:  # fmt: skip
-    """STOP or START: the consent record's `suppressed` flag and its history (X4), the
-    confirmation (None: a suppressed guest is sent nothing), once per message."""
+def write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
+                        keyword: str | None, reply: str | None, now: datetime) -> GuestProfile:  # fmt: skip
+    """A compliance keyword's effect, once per message, in one transaction: the consent record
+    (X4: `suppressed`, `sms_opt_in`, `marketing_consent`, the history), the consent ledger's
+    hash-chain event, the audit row, and the reply (None: a suppressed guest is sent nothing)."""
+    with store.transaction():
+        return _write_consent_reply(store, intake, decision, keyword=keyword, reply=reply, now=now)
+
+
+def _consent_state(consent: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "sms_opt_in": bool(consent.get("sms_opt_in")),
+        "marketing_consent": bool(consent.get("marketing_consent")),
+        "suppressed": bool(consent.get("suppressed")),
+    }
+
+
+CONSENT_AUDIT_EVENTS = {
+    "opt_out": "consent_revoked",
+    "opt_in": "consent_granted",
+    "deletion_requested": "deletion_requested",
+}
+
+
+def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
+                         keyword: str | None, reply: str | None,
+                         now: datetime) -> GuestProfile:  # fmt: skip
     for attempt in range(SAVE_ATTEMPTS):
         loaded = store.load_profile(intake.casino_id, intake.guest_uuid)
         profile = loaded.profile
         if profile.engagement.last_message_id == intake.message_id:
-            break
-        if profile.consent.get("suppressed", False) != suppressed:
-            profile.consent["suppressed"] = suppressed
+            break  # applied by an earlier delivery of this message
+        changes = (
+            decision.suppressed is not None
+            and profile.consent.get("suppressed", False) != decision.suppressed
+        )
+        if changes:
+            before = _consent_state(profile.consent)
+            profile.consent["suppressed"] = decision.suppressed
+            # Item 14: STOP withdraws every SMS consent; START restores the SMS channel only
+            # (marketing needs written consent again).
+            profile.consent["sms_opt_in"] = not decision.suppressed
+            if decision.suppressed:
+                profile.consent["marketing_consent"] = False
+            store.append_consent_event(
+                intake.casino_id,
+                intake.guest_uuid,
+                {
+                    "event_type": CONSENT_AUDIT_EVENTS[decision.event or "opt_out"],
+                    "action": "opt_out" if decision.suppressed else "opt_in",
+                    "method": "sms_keyword",
+                    "keyword": keyword,
+                    "previous_state": before,
+                    "new_state": _consent_state(profile.consent),
+                    "timestamp": now.isoformat(),
+                },
+                now=now,
+            )
             history = list(profile.consent.get("consent_revocation_history") or [])
             history.append(
                 {
-                    "action": "opt_out" if suppressed else "opt_in",
+                    "action": "opt_out" if decision.suppressed else "opt_in",
                     "method": "text_keyword",
                     "timestamp": now.isoformat(),
                     "processed_by": "casino_host",
                 }
             )
             profile.consent["consent_revocation_history"] = history
+        if decision.event is not None and (changes or decision.event == "deletion_requested"):
             store.audit(
                 intake.casino_id,
-                "sms_opt_out" if suppressed else "sms_opt_in",
+                CONSENT_AUDIT_EVENTS[decision.event],
                 guest_uuid=intake.guest_uuid,
+                details={"method": "sms_keyword", "keyword": keyword},
                 now=now,
             )
         profile.record_guest_message(substantive=False, now=now)

@@ -1,7 +1,7 @@
 """SQL storage of the casino host (seed 001): tenants, guests keyed by guest_uuid with a unique
 phone index (X1), profiles as versioned JSON documents (X7) with consent grants as rows,
-conversations per X2 thread with their messages, offers, promotions, escalations and an
-append-only, de-identified audit log.
+conversations per X2 thread with their messages, offers, promotions, escalations, webhook
+idempotency claims and an append-only, de-identified audit log.
 
 SQLAlchemy 2 on SQLite (default `<data_dir>/casino_host.sqlite3`) or PostgreSQL; the schema is
 Alembic's (`migrations/`), applied by `upgrade(url)` or when a `Store` opens.
@@ -22,6 +22,7 @@ from frontdesk.assistants.casino_host.storage.errors import (
     UnknownCasino,
 )
 from frontdesk.assistants.casino_host.storage.escalations import BOT_PAUSE
+from frontdesk.assistants.casino_host.storage.ledger import GENESIS, ChainVerification, ConsentEvent
 from frontdesk.assistants.casino_host.storage.migrate import head_revision, upgrade
 from frontdesk.assistants.casino_host.storage.phone import (
     PhoneCipher,
@@ -44,14 +45,19 @@ from frontdesk.assistants.casino_host.storage.records import (
 )
 from frontdesk.assistants.casino_host.storage.settings import CasinoHostStorageSettings
 from frontdesk.assistants.casino_host.storage.store import Store
+from frontdesk.assistants.casino_host.storage.webhooks import WEBHOOK_TTL, WebhookClaim
 
 __all__ = [
     "BOT_PAUSE",
+    "GENESIS",
     "SESSION_IDLE_LIMIT",
+    "WEBHOOK_TTL",
     "AuditContentError",
     "AuditEntry",
     "Casino",
     "CasinoHostStorageSettings",
+    "ChainVerification",
+    "ConsentEvent",
     "Conversation",
     "ConversationNotFound",
     "ConversationOpening",
@@ -72,6 +78,7 @@ __all__ = [
     "Store",
     "StoredMessage",
     "UnknownCasino",
+    "WebhookClaim",
     "head_revision",
     "log_hash",
     "phone_hash",

@@ -7,16 +7,24 @@ from __future__ import annotations
 import functools
 import inspect
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self, TypeVar
 
-from sqlalchemy import select
 from sqlalchemy.engine import URL
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
-from frontdesk.assistants.casino_host.storage.engine import describe, guarded, make_engine
+from frontdesk.assistants.casino_host.storage.engine import (
+    describe,
+    guarded,
+    is_unavailable,
+    make_engine,
+    unavailable,
+)
 from frontdesk.assistants.casino_host.storage.errors import (
     AuditContentError,
     GuestNotFound,
@@ -36,6 +44,14 @@ from frontdesk.config import Settings, get_settings
 from frontdesk.db_url import database_url
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
+
+# The store and session of the `Store.transaction()` block this context is in, if any. A
+# context variable, not a thread-local: `asyncio.to_thread` runs each call in a copy of the
+# caller's context, so two turns in two worker threads never share a session.
+_OPEN_TRANSACTION: ContextVar[tuple[Any, Session] | None] = ContextVar(
+    "casino_host_store_transaction", default=None
+)
 
 # Keys that would carry what a guest wrote (or their number) into the audit log.
 FORBIDDEN_AUDIT_KEYS = frozenset(
@@ -85,6 +101,19 @@ def public(method: F) -> F:
 
     wrapper.tenant_scoped = scoped  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
+
+
+def pinned(session: Session, row: R) -> R:
+    """`row`, held by the session until it closes.
+
+    Rows looked up by primary key (`session.get`) are answered from the session the second
+    time, with no query: a turn's `transaction()` block looks up its guest and conversation
+    in most calls. The session's identity map holds rows only weakly, so a row no caller
+    still holds would be fetched again; this keeps it. The casino check stays with the
+    caller, which keeps tenants apart."""
+    if row is not None:
+        session.info.setdefault("pinned", []).append(row)
+    return row
 
 
 def moment(now: datetime | None) -> datetime:
@@ -161,17 +190,54 @@ class StoreBase:
         """Apply pending migrations (idempotent)."""
         upgrade_engine(self.engine)
 
-    def _begin(self) -> Any:
-        return self._sessions.begin()
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run every store call in the block in one transaction, committed at the end (or rolled
+        back whole when the block raises).
+
+        A turn reads and writes a dozen rows; one BEGIN/COMMIT for them all instead of one each
+        is a third of its storage cost, and a turn's writes then land together or not at all. A
+        call that catches a lost insert race (IntegrityError) and reads the winner runs in a
+        savepoint (`_begin(savepoint=True)`), so it keeps working inside. Blocks nest: an inner
+        one joins the outer transaction."""
+        current = _OPEN_TRANSACTION.get()
+        if current is not None and current[0] is self:
+            yield
+            return
+        try:
+            with self._sessions.begin() as session:
+                token = _OPEN_TRANSACTION.set((self, session))
+                try:
+                    yield
+                finally:
+                    _OPEN_TRANSACTION.reset(token)
+        except DBAPIError as exc:  # the commit itself can find the database gone
+            if is_unavailable(exc):
+                raise unavailable(self.database, exc) from exc
+            raise
+
+    @contextmanager
+    def _begin(self, *, savepoint: bool = False) -> Iterator[Session]:
+        """The session of one store call: its own transaction, or the enclosing `transaction()`
+        block's. `savepoint`: the call recovers from its own failure (an insert that lost a
+        race reads the winner), so inside a block it runs in a savepoint that rolls back
+        alone; any other failure ends the block's transaction, as it propagates."""
+        current = _OPEN_TRANSACTION.get()
+        if current is not None and current[0] is self:
+            session = current[1]
+            if savepoint:
+                with session.begin_nested():
+                    yield session
+            else:
+                yield session
+            return
+        with self._sessions.begin() as session:
+            yield session
 
     @staticmethod
     def _guest(session: Session, casino_id: str, guest_uuid: str) -> GuestRow:
-        row = session.scalar(
-            select(GuestRow).where(
-                GuestRow.casino_id == casino_id, GuestRow.guest_uuid == guest_uuid
-            )
-        )
-        if row is None:
+        row = pinned(session, session.get(GuestRow, guest_uuid))
+        if row is None or row.casino_id != casino_id:
             raise GuestNotFound(f"no guest {guest_uuid} in casino {casino_id}")
         return row
 

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, public
+from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, pinned, public
 from frontdesk.assistants.casino_host.storage.errors import ConversationNotFound
 from frontdesk.assistants.casino_host.storage.records import (
     Conversation,
@@ -74,12 +74,8 @@ def _key(value: str | None, what: str) -> str | None:
 class ConversationStore(StoreBase):
     @staticmethod
     def _thread(session: Session, casino_id: str, thread_id: str) -> ConversationRow:
-        row = session.scalar(
-            select(ConversationRow).where(
-                ConversationRow.casino_id == casino_id, ConversationRow.thread_id == thread_id
-            )
-        )
-        if row is None:
+        row = pinned(session, session.get(ConversationRow, thread_id))
+        if row is None or row.casino_id != casino_id:
             raise ConversationNotFound(f"no conversation {thread_id} in casino {casino_id}")
         return row
 
@@ -107,7 +103,7 @@ class ConversationStore(StoreBase):
     def _open(
         self, casino_id: str, guest_uuid: str, now: datetime, idle_limit: timedelta
     ) -> ConversationOpening:
-        with self._begin() as session:
+        with self._begin(savepoint=True) as session:
             self._guest(session, casino_id, guest_uuid)
             active = session.scalars(
                 select(ConversationRow)
@@ -119,6 +115,7 @@ class ConversationStore(StoreBase):
                 .with_for_update()
             ).first()
             if active is not None and now - active.last_message_at < idle_limit:
+                pinned(session, active)  # the turn records its message on it next
                 return ConversationOpening(_conversation(active), "continued")
             previous = active
             if active is not None:
@@ -279,7 +276,7 @@ class ConversationStore(StoreBase):
         if sms_parts < 1:
             raise ValueError("sms_parts must be at least 1")
         try:
-            with self._begin() as session:
+            with self._begin(savepoint=True) as session:
                 conversation = self._thread(session, casino_id, thread_id)
                 if key is not None:
                     existing = session.scalar(

@@ -153,7 +153,7 @@ class EscalationStore(StoreBase):
             raise ValueError(f"severity must be one of {SEVERITIES}")
         now = moment(now)
         try:
-            with self._begin() as session:
+            with self._begin(savepoint=True) as session:
                 guest = self._guest(session, casino_id, guest_uuid)
                 self._check_refs(session, casino_id, guest_uuid, thread_id, source_message_id)
                 if source_message_id is not None:

@@ -156,7 +156,7 @@ class GuestStore(StoreBase):
         self, casino_id: str, e164: str, hashed: str, language: str | None, now: datetime
     ) -> str:
         guest_uuid = str(uuid.uuid4())
-        with self._begin() as session:
+        with self._begin(savepoint=True) as session:
             if session.get(CasinoRow, casino_id) is None:
                 raise UnknownCasino(f"no casino {casino_id}: register it with put_casino first")
             session.add(
@@ -312,4 +312,5 @@ class GuestStore(StoreBase):
                 session.add(ConsentGrantRow(**values))
             else:
                 for key, value in values.items():
-                    setattr(row, key, value)
+                    if getattr(row, key) != value:  # a JSON value set again counts as changed
+                        setattr(row, key, value)

@@ -12,7 +12,7 @@ import uuid
 from datetime import datetime
 from decimal import Decimal
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -99,7 +99,7 @@ class OfferStore(StoreBase):
         amount = _money(value_usd)
         now = moment(now)
         try:
-            with self._begin() as session:
+            with self._begin(savepoint=True) as session:
                 source = session.scalar(
                     select(MessageRow.message_id).where(
                         MessageRow.casino_id == casino_id,
@@ -186,8 +186,10 @@ class OfferStore(StoreBase):
                     MessageRow.direction == "inbound",
                 )
             )
-            replies = session.scalar(inbound) or 0
-            substantive = session.scalar(inbound.where(MessageRow.substantive.is_(True))) or 0
+            counts = session.execute(
+                inbound.add_columns(func.sum(case((MessageRow.substantive.is_(True), 1), else_=0)))
+            ).one()
+            replies, substantive = counts[0] or 0, counts[1] or 0
             since_rejection = None
             latest = offers[-1] if offers else None
             if latest is not None and latest.status == "rejected":

@@ -17,11 +17,13 @@ from __future__ import annotations
 from frontdesk.assistants.casino_host.storage.conversations import ConversationStore
 from frontdesk.assistants.casino_host.storage.escalations import EscalationStore
 from frontdesk.assistants.casino_host.storage.guests import GuestStore
+from frontdesk.assistants.casino_host.storage.ledger import LedgerStore
 from frontdesk.assistants.casino_host.storage.offers import OfferStore
+from frontdesk.assistants.casino_host.storage.webhooks import WebhookStore
 from frontdesk.config import Settings
 
 
-class Store(GuestStore, ConversationStore, OfferStore, EscalationStore):
+class Store(GuestStore, ConversationStore, OfferStore, EscalationStore, WebhookStore, LedgerStore):
     @classmethod
     def from_settings(cls, settings: Settings | None = None, *, migrate: bool = True) -> Store:
         """The store the settings describe (FRONTDESK_CASINO_HOST_DATABASE_URL, pepper, keys)."""

@@ -294,3 +294,44 @@ class AuditRow(Base):
     guest_hash: Mapped[str | None] = mapped_column(String(16))
     details: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class WebhookClaimRow(Base):
+    """One provider webhook, claimed by a unique insert before anything acts on it (WP1 item 7):
+    `processing` while a worker has it, `completed` once answered, `failed` to be processed
+    again on the provider's next delivery. Kept 72 h, as long as providers retry (C2)."""
+
+    __tablename__ = "webhook_dedup"
+    __table_args__ = (
+        Index(None, "expires_at"),
+        CheckConstraint("status IN ('processing', 'completed', 'failed')", name="status"),
+    )
+
+    casino_id: Mapped[str] = mapped_column(CASINO, primary_key=True)
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)  # provider:message id
+    status: Mapped[str] = mapped_column(String(12))
+    attempts: Mapped[int] = mapped_column(Integer)
+    received_at: Mapped[datetime] = mapped_column(UTCDateTime())  # this attempt's claim
+    completed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ConsentEventRow(Base):
+    """The consent ledger (WP1 items 22-24): per guest, a hash chain of consent events, each
+    hashing its payload with the previous event's hash ("GENESIS" first). Append-only (triggers
+    in revision 0003); a unique chain position serialises appends."""
+
+    __tablename__ = "consent_events"
+    __table_args__ = (
+        _guest_fk(),
+        UniqueConstraint("casino_id", "guest_uuid", "chain_position"),
+    )
+
+    event_id: Mapped[str] = mapped_column(String(40), primary_key=True)
+    casino_id: Mapped[str] = mapped_column(CASINO)
+    guest_uuid: Mapped[str] = mapped_column(ID)
+    chain_position: Mapped[int] = mapped_column(Integer)
+    previous_hash: Mapped[str] = mapped_column(String(64))
+    content_hash: Mapped[str] = mapped_column(String(64))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())

@@ -300,10 +300,18 @@ function smsOf(data) {
   return parts.filter((part) => typeof part === "string" && part.trim());
 }
 
+// What the bubble says for a guest who opted out: the host stores the message and sends
+// nothing (TCPA), which an empty bubble would not tell.
+export const NOT_SENT =
+  "Nothing was sent: this guest opted out with STOP. The message is kept; texting START " +
+  "re-subscribes.";
+
 // Once the turn's SMS have come, they are the reply (drawn by renderSources) and the plain
 // bubble says nothing; while the reply streams, or for a turn without them, the text shows.
 export function answerText(text, message) {
-  if (message && message.status !== "streaming" && smsOf(message.data).length) return "";
+  if (!message || message.status === "streaming") return text;
+  if (smsOf(message.data).length) return "";
+  if (!text && message.data && message.data.agent === "consent") return NOT_SENT;
   return text;
 }
 

@@ -58,7 +58,15 @@ export function showSignIn(assistant, signInLabel, onChange) {
   note.textContent = demo ? "Demo sign-in: pick one of the sample customers." : "Sign-in is managed by your organisation.";
 }
 
-picker.addEventListener("change", async () => {
+// The sign-in change in flight: a message sent meanwhile waits for it (signInSettled), so it
+// lands in the new person's conversation instead of being wiped by it.
+let changing = null;
+
+export function signInSettled() {
+  return changing || Promise.resolve();
+}
+
+async function changeSignIn() {
   if (!shown) return;
   const { assistant, onChange } = shown;
   const userId = picker.value;
@@ -72,4 +80,12 @@ picker.addEventListener("change", async () => {
     note.textContent = "Couldn't change who is signed in. Please try again.";
   }
   picker.value = signedInAs(assistant.name) || "";
+}
+
+picker.addEventListener("change", () => {
+  row.setAttribute("aria-busy", "true");
+  changing = changeSignIn().finally(() => {
+    changing = null;
+    row.removeAttribute("aria-busy");
+  });
 });

@@ -14,7 +14,7 @@ import {
   genericSources, genericTopicChips, genericWelcome, rendererFor, topicName,
 } from "./renderers.js";
 import { showScope } from "./scope.js";
-import { loadSession, showSignIn } from "./session.js";
+import { loadSession, showSignIn, signInSettled } from "./session.js";
 import { documentChips, openDocument, renderTools } from "./sources.js";
 import { loadChats, loadPrefs, saveChats, savePrefs } from "./store.js";
 
@@ -146,12 +146,14 @@ const turns = createTurns({
   },
 });
 
-function send(text) {
+async function send(text) {
   const question = text.trim();
   if (!question || question.length > MAX_MESSAGE_CHARS || !state.current) return;
   ui.input.value = "";
   autoGrow();
   refreshSendButton();
+  // Sent just after picking who is signed in: it belongs to the new person's conversation.
+  await signInSettled();
   ui.welcome.hidden = true;
   turns.ask(state.current, question);
 }

@@ -1,0 +1,44 @@
+"""The casino host's own HTTP routes: the SMS providers' inbound webhook (issue 19).
+
+`POST /sms/inbound/{provider}` (simulator, twilio, telnyx) takes no API key: each provider
+proves the request is its own by its signature (channel/signatures.py). The body is read raw,
+because the signature covers the exact bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
+
+from frontdesk.assistants.base import AssistantService
+from frontdesk.server.deps import service_for
+from frontdesk.server.schemas import error_responses
+
+router = APIRouter(tags=["sms"])
+ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
+
+
+@router.post(
+    "/sms/inbound/{provider}",
+    summary="An SMS provider's inbound-message webhook (signed); the reply is sent by SMS.",
+    responses={
+        200: {"description": "processed (with the reply's SMS parts) or duplicate"},
+        **error_responses(
+            400,
+            401,
+            404,
+            422,
+            503,
+            _400="A body that is not the provider's, or a missing or stale timestamp",
+            _401="A missing or wrong signature (no API key is used: the signature is the proof)",
+            _404="An unknown provider, or a number no casino texts from",
+            _503="Storage unavailable before the message was claimed: the provider retries",
+        ),
+    },
+)
+async def sms_inbound(provider: str, request: Request, service: ThisService) -> JSONResponse:
+    raw = await request.body()
+    outcome = await service.sms.handle(provider, str(request.url), dict(request.headers), raw)
+    return JSONResponse(outcome.body, status_code=outcome.status)

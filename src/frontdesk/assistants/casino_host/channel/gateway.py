@@ -1,0 +1,194 @@
+"""The inbound SMS pipeline behind `POST /sms/inbound/{provider}` (WP1 item 2, C4).
+
+signature -> body and E.164 numbers -> the casino of the receiving number -> idempotency claim
+-> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, sent after
+a human-like delay by the casino's provider, with the guest's opt-out checked again at send
+time.
+
+Every webhook gets a clear status: 401/400 for a signature that does not hold, 400 for a body
+that is not the provider's, 404 for a number no casino texts from, 503 while the database is
+away before the claim (the provider retries). After a claim the provider always gets 200: a
+turn that fails is answered with the static fallback SMS, never a 500 that would make the
+provider send the message again (C4). The reply is sent in the background, so the webhook is
+acknowledged without waiting for the delay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host.channel.inbound import (
+    PROVIDERS,
+    BadWebhook,
+    InboundSms,
+    form_fields,
+    parse_inbound,
+)
+from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.channel.signatures import (
+    SignatureError,
+    verify_simulator,
+    verify_telnyx,
+    verify_twilio,
+)
+from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
+from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable
+
+logger = logging.getLogger(__name__)
+
+# Who answered without the model: these replies go out even to a guest who has just opted out
+# (the STOP confirmation itself).
+KEYWORD_SPEAKERS = frozenset({"consent"})
+
+
+@dataclass(frozen=True)
+class WebhookSecrets:
+    simulator_keys: tuple[str, ...] = ()
+    twilio_auth_token: str | None = None
+    telnyx_public_key: Ed25519PublicKey | None = None
+
+
+@dataclass(frozen=True)
+class WebhookOutcome:
+    status: int
+    body: dict[str, Any]
+
+
+@dataclass
+class SmsGateway:
+    service: Any  # CasinoHostService
+    provider: SMSProvider  # the one that sends
+    secrets: WebhookSecrets
+    clock: Callable[[], float] = time.time
+    human_delay: bool = True
+    rng: random.Random = field(default_factory=random.Random)
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests hold a reply back
+    _sending: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def store(self) -> Any:
+        return self.service.store
+
+    async def handle(
+        self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
+    ) -> WebhookOutcome:
+        if provider not in PROVIDERS:
+            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
+        try:
+            self._verify(provider, url, headers, raw)
+            sms = parse_inbound(provider, raw)
+        except SignatureError as exc:
+            logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
+            return WebhookOutcome(exc.status, {"error": exc.reason})
+        except BadWebhook as exc:
+            return WebhookOutcome(400, {"error": str(exc)})
+        casino_id = self.casino_of(sms.recipient)
+        if casino_id is None:
+            return WebhookOutcome(404, {"error": "no casino texts from the receiving number"})
+        try:
+            claim = await asyncio.to_thread(self.store.claim_webhook, casino_id, sms.key)
+        except StorageUnavailable:
+            return WebhookOutcome(503, {"error": "storage unavailable; retry"})
+        if not claim.claimed:
+            return WebhookOutcome(200, {"status": "duplicate"})
+        parts, speaker, ok = await self._answer(casino_id, sms)
+        try:
+            await asyncio.to_thread(self.store.finish_webhook, casino_id, sms.key, ok=ok)
+        except StorageError:
+            logger.error("sms webhook %s: its claim could not be closed", provider)
+        if parts:
+            self._send_later(casino_id, sms, parts, speaker)
+        return WebhookOutcome(200, {"status": "processed", "replies": parts})
+
+    def casino_of(self, number: str) -> str | None:
+        content = self.service.services.content
+        for casino_id in content.casino_ids:
+            if content.catalog(casino_id).casino.sms_number == number:
+                return casino_id
+        return None
+
+    async def drain(self) -> None:
+        """Wait for the replies still being sent (tests, the CLI, shutdown)."""
+        while self._sending:
+            await asyncio.gather(*list(self._sending), return_exceptions=True)
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def _verify(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes) -> None:
+        now = self.clock()
+        if provider == "simulator":
+            if not self.secrets.simulator_keys:
+                raise SignatureError(401, "the simulator has no signing key configured")
+            verify_simulator(raw, headers, self.secrets.simulator_keys, now=now)
+        elif provider == "twilio":
+            if self.secrets.twilio_auth_token is None:
+                raise SignatureError(401, "no Twilio auth token is configured")
+            try:
+                form = form_fields(raw)
+            except BadWebhook:
+                form = []
+            verify_twilio(url, form, headers, self.secrets.twilio_auth_token)
+        else:
+            if self.secrets.telnyx_public_key is None:
+                raise SignatureError(401, "no Telnyx public key is configured")
+            verify_telnyx(raw, headers, self.secrets.telnyx_public_key, now=now)
+
+    async def _answer(self, casino_id: str, sms: InboundSms) -> tuple[list[str], str, bool]:
+        """The reply's SMS parts, who answered, and whether the turn completed."""
+        try:
+            answer = await self.service.ask(
+                sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
+                delivery_id=sms.key,
+            )  # fmt: skip
+        except Exception:
+            # C4: the guest still gets an answer, and the provider a 200; the claim is marked
+            # failed, so a redelivery runs the turn again.
+            logger.exception("sms turn failed; the static fallback is sent")
+            casino = self.service.services.content.catalog(casino_id).casino
+            text = prompts.say(prompts.FALLBACK, "en", casino=casino.name, phone=casino.phone)
+            return split_sms(text, max_parts=2), "fallback", False
+        return list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""), True
+
+    def _send_later(self, casino_id: str, sms: InboundSms, parts: list[str], speaker: str) -> None:
+        task = asyncio.get_running_loop().create_task(self._send(casino_id, sms, parts, speaker))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(self, casino_id: str, sms: InboundSms, parts: list[str], speaker: str) -> None:
+        kind = message_type(parts[0], first_of_session=False, sensitive=False,
+                            sms_parts=len(parts))  # fmt: skip
+        for part, delay in zip(parts, delays_for(parts, kind, self.rng), strict=True):
+            if self.human_delay:
+                await self.sleep(delay)
+            if speaker not in KEYWORD_SPEAKERS and await self.opted_out(casino_id, sms.sender):
+                logger.info("sms reply dropped: the guest opted out before it was sent")
+                return
+            result = await self.provider.send(sms.sender, sms.recipient, part, casino_id)
+            if not result.success:
+                logger.error("sms send failed (%s): %s", result.provider, result.error)
+                return
+
+    async def opted_out(self, casino_id: str, number: str) -> bool:
+        """Whether the guest texting from `number` said STOP; checked again at send time
+        (item 29): a STOP during the delay wins."""
+
+        def read() -> bool:
+            guest = self.store.find_guest(casino_id, number)
+            if guest is None:
+                return False
+            return bool(self.store.load_profile(casino_id, guest).profile.consent.get("suppressed"))
+
+        try:
+            return await asyncio.to_thread(read)
+        except StorageError:
+            return True  # fail closed: nothing is sent that might go to an opted-out guest

@@ -1,0 +1,106 @@
+"""What a compliance keyword does and what it answers (WP1 items 14-20, C6-C9): one reply per
+keyword, static, never the model.
+
+`keyword_decision` is the pure rule: given the keyword and whether the guest is suppressed, it
+says whether the consent record changes, which event is recorded, and which text answers. A
+repeated STOP changes nothing and says so; a suppressed guest's ordinary messages (and a "yes"
+that answers nothing) are kept and answered with silence.
+
+The Spanish texts leave out accents on purpose: "recibirás" would make the SMS UCS-2 (70
+characters a part instead of 160), and these replies must fit one part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from frontdesk.assistants.casino_host.channel.keywords import (
+    ALL_WORDS,
+    SPANISH_WORDS,
+    Keyword,
+    normalise,
+)
+
+ConsentEvent = Literal["opt_out", "opt_in", "deletion_requested"]
+
+# Item 15 (L3757-3759) and the natural-language reply (L4179-4180); ES L13323.
+STOPPED = {
+    "en": "You've been unsubscribed from $casino messages. No more messages will be sent. "
+    "Reply START to re-subscribe.",
+    "es": "Listo -- no recibiras mas mensajes de $casino. Envia INICIAR si cambias de opinion.",
+}
+STOPPED_IN_WORDS = {
+    "en": "I understand. You've been unsubscribed from $casino messages. Reply START to "
+    "re-subscribe. For live help, call $phone.",
+    "es": "Entendido. Ya no recibira mensajes de $casino. Envie INICIAR para volver a "
+    "suscribirse. Para ayuda, llame al $phone.",
+}
+# Item 16 (L11135-11142).
+ALREADY_STOPPED = {
+    "en": "You're already unsubscribed from $casino messages. Reply START to re-subscribe.",
+    "es": "Usted ya no recibe mensajes de $casino. Envie INICIAR para volver a suscribirse.",
+}
+# Item 17 (L9121-9122), one confirmation (C6).
+STARTED = {
+    "en": "Welcome back! You're re-subscribed to $casino messages. Reply STOP anytime to "
+    "unsubscribe.",
+    "es": "Bienvenido de nuevo. Usted vuelve a recibir mensajes de $casino. Envie PARAR para "
+    "cancelar.",
+}
+# Item 18: L3761-3766 (C9), with the frequency of L3771.
+HELP = {
+    "en": "This is Seven, the AI host for $casino. Text any question about dining, shows, or "
+    "your account. Reply STOP to unsubscribe. For live support: $phone. Msg&Data rates may "
+    "apply. Up to 8 msgs/month.",
+    "es": "Soy Seven, el anfitrion con IA de $casino. Escriba sus preguntas sobre restaurantes, "
+    "shows o su cuenta. Envie PARAR para cancelar. Ayuda en vivo: $phone. Pueden aplicar "
+    "tarifas de mensajes y datos. Hasta 8 msjs/mes.",
+}
+# Item 19: the only replies that may carry a link (C22).
+PRIVACY = {
+    "en": "$casino privacy policy: $privacy_url",
+    "es": "Politica de privacidad de $casino: $privacy_url",
+}
+DELETION_REQUESTED = {
+    "en": "Your data deletion request is received. Everything will be removed within 24 hours.",
+    "es": "Recibimos su solicitud de borrar sus datos. Todo se eliminara en 24 horas.",
+}
+
+
+@dataclass(frozen=True)
+class KeywordDecision:
+    # The consent record's `suppressed` afterwards; None: unchanged.
+    suppressed: bool | None
+    event: ConsentEvent | None  # what the consent ledger and the audit log record
+    reply: dict[str, str] | None  # None: nothing is sent
+
+
+def keyword_decision(
+    keyword: Keyword | None, *, suppressed: bool, in_words: bool = False
+) -> KeywordDecision | None:
+    """What a message does to consent, or None when it is conversation for the graph."""
+    if keyword is Keyword.STOP:
+        if suppressed:
+            return KeywordDecision(None, None, ALREADY_STOPPED)
+        return KeywordDecision(True, "opt_out", STOPPED_IN_WORDS if in_words else STOPPED)
+    if keyword is Keyword.START or (keyword is Keyword.YES and suppressed):
+        return KeywordDecision(False, "opt_in" if suppressed else None, STARTED)
+    if keyword is Keyword.HELP:
+        return KeywordDecision(None, None, HELP)
+    if keyword is Keyword.PRIVACY:
+        return KeywordDecision(None, None, PRIVACY)
+    if keyword is Keyword.DELETE:
+        return KeywordDecision(None, "deletion_requested", DELETION_REQUESTED)
+    if suppressed:  # nothing may be sent after an opt-out but the keyword replies
+        return KeywordDecision(None, None, None)
+    return None
+
+
+def keyword_language(text: str, default: str) -> str:
+    """A bare Spanish keyword is answered in Spanish, a bare English one in English; an opt-out
+    in words in the guest's language."""
+    normal = normalise(text)
+    if normal in SPANISH_WORDS:
+        return "es"
+    return "en" if normal in ALL_WORDS else default

@@ -1,0 +1,197 @@
+"""The inbound SMS pipeline (WP1 items 1-9, C4, T1-T3 end to end, T5's reply after a STOP):
+signed webhooks of the three providers, clear statuses for bad ones, one run per delivery, the
+fallback SMS with a 200 when the turn fails, and the opt-out checked again at send time.
+Scripted model; the real one runs in test_end_to_end_model.py and `frontdesk sms simulate`."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import dataclasses
+import itertools
+import json
+import time
+from urllib.parse import urlencode
+
+import pytest
+import pytest_asyncio
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from frontdesk.assistants.casino_host.build import build_service
+from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
+from frontdesk.assistants.casino_host.channel.signatures import (
+    simulator_headers,
+    twilio_signature,
+)
+from frontdesk.llm.scripted import ScriptedChatModel
+from frontdesk.runtime import Models
+
+from .test_service import StubRouter, offline_settings
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+CASINO_NUMBER = "+18605550150"  # Mohegan Sun's, in its casino.yaml
+KEY = "test-simulator-key"
+TWILIO_TOKEN = "twilio-test-token"
+TELNYX_KEY = Ed25519PrivateKey.generate()
+URL = "https://host.example.com/sms/inbound/"
+_numbers = itertools.count(1)
+_ids = itertools.count(1)
+
+
+def new_phone() -> str:
+    return f"+1860555{next(_numbers) + 3000:04d}"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def service(tmp_path_factory):
+    settings = offline_settings(tmp_path_factory.mktemp("casino_gateway"))
+    built = await build_service(
+        settings, Models(settings, chat_override=ScriptedChatModel(script=lambda _: "unused"))
+    )
+    built.services = dataclasses.replace(
+        built.services,
+        llm=ScriptedChatModel(script=lambda _: "We have several great restaurants."),
+        router=StubRouter("greeting", 0.95),
+    )
+    yield built
+    await built.aclose()
+
+
+@pytest.fixture
+def gateway(service):
+    public = TELNYX_KEY.public_key()
+    return SmsGateway(
+        service,
+        SimulatorProvider(),
+        WebhookSecrets((KEY, "old-key"), TWILIO_TOKEN, public),
+        human_delay=False,
+    )
+
+
+def simulator_request(sender: str, text: str, message_id: str | None = None, key: str = KEY):
+    body = json.dumps(
+        {"id": message_id or f"SIM{next(_ids)}", "from": sender, "to": CASINO_NUMBER, "text": text}
+    ).encode()
+    return "simulator", URL + "simulator", simulator_headers(body, key, int(time.time())), body
+
+
+async def post(gateway: SmsGateway, request) -> tuple[int, dict]:
+    outcome = await gateway.handle(*request)
+    await gateway.drain()
+    return outcome.status, outcome.body
+
+
+async def test_a_signed_message_is_answered_by_sms(gateway):
+    phone = new_phone()
+    status, body = await post(gateway, simulator_request(phone, "Hi there"))
+    assert status == 200 and body["status"] == "processed"
+    sent = gateway.provider.sent_to(phone)
+    assert [sms.body for sms in sent] == body["replies"] and sent
+    assert sent[0].from_ == CASINO_NUMBER and "AI" in sent[0].body  # the disclosure
+
+
+async def test_the_same_delivery_runs_once(gateway):  # T3
+    phone = new_phone()
+    request = simulator_request(phone, "Hi there", message_id="SIM-twice")
+    first = await post(gateway, request)
+    second = await post(gateway, request)
+    assert first[1]["status"] == "processed" and second == (200, {"status": "duplicate"})
+    assert len(gateway.provider.sent_to(phone)) == len(first[1]["replies"])
+
+
+async def test_the_secondary_key_is_accepted_during_a_rotation(gateway):
+    status, body = await post(gateway, simulator_request(new_phone(), "Hi", key="old-key"))
+    assert status == 200 and body["status"] == "processed"
+
+
+async def test_twilio_and_telnyx_webhooks(gateway):
+    phone = new_phone()
+    form = [("MessageSid", "SMtw1"), ("From", phone), ("To", CASINO_NUMBER), ("Body", "Hi"),
+            ("NumMedia", "1"), ("MediaUrl0", "https://media.example/x.jpg")]  # fmt: skip
+    url = URL + "twilio"
+    headers = {"X-Twilio-Signature": twilio_signature(TWILIO_TOKEN, url, form)}
+    status, body = await post(gateway, ("twilio", url, headers, urlencode(form).encode()))
+    assert status == 200 and body["status"] == "processed"
+
+    payload = {
+        "data": {
+            "event_type": "message.received",
+            "payload": {
+                "id": "tx-1",
+                "text": "Hi",
+                "from": {"phone_number": new_phone()},
+                "to": [{"phone_number": CASINO_NUMBER}],
+            },
+        }
+    }
+    raw = json.dumps(payload).encode()
+    stamp = str(int(time.time()))
+    signature = base64.b64encode(TELNYX_KEY.sign(stamp.encode() + b"|" + raw)).decode()
+    headers = {"telnyx-signature-ed25519": signature, "telnyx-timestamp": stamp}
+    status, body = await post(gateway, ("telnyx", URL + "telnyx", headers, raw))
+    assert status == 200 and body["status"] == "processed"
+
+
+async def test_bad_webhooks_get_clear_statuses_and_nothing_is_sent(gateway):
+    phone = new_phone()
+    provider, url, headers, body = simulator_request(phone, "Hi")
+    cases = {
+        "bad signature": (provider, url, headers, body.replace(b"Hi", b"Yo")),
+        "no signature": (provider, url, {}, body),
+        "stale": (provider, url, simulator_headers(body, KEY, int(time.time()) - 301), body),
+        "unknown provider": ("carrier-pigeon", url, headers, body),
+        "binary body": (
+            provider,
+            url,
+            simulator_headers(b"\xff\xfe", KEY, int(time.time())),
+            b"\xff\xfe",
+        ),
+    }
+    statuses = {name: (await post(gateway, request))[0] for name, request in cases.items()}
+    assert statuses == {
+        "bad signature": 401,
+        "no signature": 401,
+        "stale": 400,
+        "unknown provider": 404,
+        "binary body": 400,
+    }
+    for sender, to, expected in (("8605550123", CASINO_NUMBER, 400), (phone, "+15555550100", 404)):
+        raw = json.dumps({"id": "SIMx", "from": sender, "to": to, "text": "Hi"}).encode()
+        request = ("simulator", url, simulator_headers(raw, KEY, int(time.time())), raw)
+        assert (await post(gateway, request))[0] == expected
+    assert gateway.provider.sent_to(phone) == []
+
+
+async def test_a_turn_that_fails_still_gets_200_and_the_fallback_sms(gateway, monkeypatch):
+    phone = new_phone()
+
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError("the graph fell over")
+
+    monkeypatch.setattr(gateway.service, "ask", broken)
+    request = simulator_request(phone, "Hi", message_id="SIM-fails")
+    status, body = await post(gateway, request)
+    assert status == 200 and body["status"] == "processed"
+    assert "1-888-226-7711" in gateway.provider.sent_to(phone)[0].body
+    # The claim is marked failed: the provider's retry is processed again (C3).
+    monkeypatch.undo()
+    status, body = await post(gateway, request)
+    assert body["status"] == "processed" and len(gateway.provider.sent_to(phone)) == 2
+
+
+async def test_a_stop_during_the_delay_cancels_the_pending_reply(gateway):  # T5
+    phone = new_phone()
+    release = asyncio.Event()
+
+    async def held(_seconds: float) -> None:
+        await release.wait()
+
+    gateway.human_delay, gateway.sleep = True, held
+    await gateway.handle(*simulator_request(phone, "Hi there"))  # its reply waits
+    await gateway.handle(*simulator_request(phone, "STOP"))  # so does the confirmation
+    release.set()
+    await gateway.drain()
+    sent = [sms.body for sms in gateway.provider.sent_to(phone)]
+    assert len(sent) == 1 and sent[0].startswith("You've been unsubscribed")
