@@ -53,6 +53,9 @@ HELPLINE = "1-800-522-4700"
 ROUTER_PROMPT = "Classify this SMS"
 _numbers = itertools.count(1)
 
+# Item 14, issue 19: the first SMS of a session says that an AI is texting.
+FIRST_OF_SESSION = "Seven (AI host): "
+
 
 def new_phone() -> str:
     """A guest number no other test uses."""
@@ -464,7 +467,7 @@ async def test_g10_the_retry_restates_the_facts_in_code_without_a_second_model_c
     assert "3:17" not in answer.answer
     facts = [c["content"] for c in answer.context]
     name = facts[0].split(":", 1)[0]
-    assert answer.answer.startswith(f"Try {name}")
+    assert answer.answer.startswith(f"{FIRST_OF_SESSION}Try {name}")
 
 
 async def test_g10_a_handoff_then_two_retries_stays_inside_the_recursion_limit(host, model_retries):
@@ -489,7 +492,7 @@ async def test_g10_validator_error_on_the_first_attempt_passes(host, monkeypatch
     assert len(host.brain.calls) == 1
     assert answer.validation == "PASS"
     assert answer.extra["agent"] == "dining_agent"
-    assert answer.answer == "You will love the dining here."
+    assert answer.answer == FIRST_OF_SESSION + "You will love the dining here."
 
 
 async def test_g10_validator_error_on_the_retry_falls_back(host, monkeypatch, model_retries):
@@ -519,7 +522,9 @@ async def test_g11_planner_failure_leaves_no_plan_and_the_agent_still_answers(ho
     host.brain.default = "Michael Jordan's Steak House is a great dinner spot."
     answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
     assert answer.extra["agent"] == "dining_agent"
-    assert answer.answer == "Michael Jordan's Steak House is a great dinner spot."
+    assert (
+        answer.answer == FIRST_OF_SESSION + "Michael Jordan's Steak House is a great dinner spot."
+    )
     assert len(host.brain.calls) == 1
     assert "HOST NOTE" not in host.brain.systems()[0]
     assert (await host.state(answer))["whisper_plan"] is None
@@ -544,7 +549,7 @@ async def test_g12_a_promised_win_becomes_the_safe_gaming_text(host, validator_p
     host.router.default = ("host", 0.9)
     host.brain.default = "Play the slots tonight, you'll win big."
     answer = await host.ask("Tell me about the casino floor", new_phone())
-    assert answer.answer == SAFE_GAMING_LANGUAGE_FALLBACK
+    assert answer.answer == FIRST_OF_SESSION + SAFE_GAMING_LANGUAGE_FALLBACK
     assert "win big" not in " ".join(answer.extra["sms"])
 
 

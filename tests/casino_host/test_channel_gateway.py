@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from frontdesk.assistants.casino_host.build import build_service
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
 from frontdesk.assistants.casino_host.channel.signatures import (
     simulator_headers,
@@ -62,9 +63,11 @@ async def service(tmp_path_factory):
 @pytest.fixture
 def gateway(service):
     public = TELNYX_KEY.public_key()
+    provider = SimulatorProvider()
     return SmsGateway(
         service,
-        SimulatorProvider(),
+        provider,
+        OutboundSender(service.store, service.services.content, provider),
         WebhookSecrets((KEY, "old-key"), TWILIO_TOKEN, public),
         human_delay=False,
     )

@@ -251,7 +251,8 @@ async def test_a_first_reply_that_opens_with_the_question_still_answers_in_its_o
     question = "Which steakhouse is best for dinner?"
     host.brain.default = f"{question} Michael Jordan's Steak House is a great pick."
     answer = await host.ask(question, new_phone())
-    assert answer.extra["sms"] == ["Michael Jordan's Steak House is a great pick."]
+    # The session's first SMS also says an AI is texting (issue 19, item 14).
+    assert answer.extra["sms"] == ["Seven (AI host): Michael Jordan's Steak House is a great pick."]
 
 
 async def test_the_fallback_is_in_the_guests_language(host):

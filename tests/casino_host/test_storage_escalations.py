@@ -222,6 +222,17 @@ def _call_arguments() -> dict[str, dict]:
         "consent_chain": {"guest_uuid": g},
         "consent_chain_length": {"guest_uuid": g},
         "verify_consent_chain": {"guest_uuid": g},
+        "enqueue_outbound": {"guest_uuid": g, "kind": "marketing", "body": "hi", "key": "k"},
+        "claim_due_outbound": {},
+        "still_leased": {"outbound_id": "o"},
+        "outbound_sent": {"outbound_id": "o", "provider": "simulator", "provider_message_id": "p"},
+        "outbound_blocked": {"outbound_id": "o", "reason": "quiet_hours"},
+        "outbound_failed": {"outbound_id": "o", "error": "timeout"},
+        "delivery_receipt": {"provider_message_id": "p", "delivered": True},
+        "cancel_outbound": {"guest_uuid": g, "reason": "STOP"},
+        "outbound_for": {},
+        "sending_history": {"guest_uuid": g, "since": NOW},
+        "guest_messages": {"guest_uuid": g},
     }
 
 

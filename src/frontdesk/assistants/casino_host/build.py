@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
 from frontdesk.assistants.casino_host.channel.signatures import telnyx_public_key
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
@@ -177,6 +178,8 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
     service.sms = build_gateway(service, host)
+    sender = asyncio.create_task(send_due_forever(service.sms.outbound))
+    resources.callback(sender.cancel)
     return service
 
 
@@ -184,9 +187,14 @@ def build_gateway(service: CasinoHostService, host: CasinoHostSettings) -> SmsGa
     """The SMS channel of this service, with the simulator sending (issue 19 adds Twilio and
     Telnyx senders with the provider work)."""
     key = host.sms_telnyx_public_key
+    provider = SimulatorProvider()
+    outbound = OutboundSender(
+        service.store, service.services.content, provider, safe_mode=host.sms_safe_mode
+    )
     return SmsGateway(
         service,
-        SimulatorProvider(),
+        provider,
+        outbound,
         WebhookSecrets(
             simulator_keys=tuple(host.sms_simulator_keys),
             twilio_auth_token=host.sms_twilio_auth_token,
@@ -209,6 +217,20 @@ async def sweep_forever(store: Store, content: CasinoContent) -> None:
                 await asyncio.to_thread(sweep_escalations, store, casino_id, datetime.now(UTC))
             except Exception:
                 logger.exception("escalation sweep failed for %s", casino_id)
+
+
+SEND_DUE_EVERY_S = 2.0
+
+
+async def send_due_forever(sender: OutboundSender) -> None:
+    """Items 35-37 while the service runs: queued messages that are due (retries at 5/25/125 s,
+    what a restart left behind) are sent, each through the gate again."""
+    while True:
+        await asyncio.sleep(SEND_DUE_EVERY_S)
+        try:
+            await sender.sweep(datetime.now(UTC))
+        except Exception:
+            logger.exception("outbound sweep failed")
 
 
 def demo_guests(settings: Settings) -> list[dict[str, str]]:

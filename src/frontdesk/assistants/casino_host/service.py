@@ -49,6 +49,7 @@ from frontdesk.assistants.casino_host.storage.phone import E164
 from frontdesk.assistants.casino_host.turn_records import (
     Intake,
     Written,
+    opt_in_prompt,
     take_in,
     write_consent_reply,
     write_holding,
@@ -207,11 +208,14 @@ class CasinoHostService:
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
         keyword = keyword_of(message)
+        suppressed = bool(intake.profile.consent.get("suppressed"))
+        prompt = None
+        if keyword is Keyword.YES and not suppressed:
+            prompt = await self._storage(opt_in_prompt, self.store, intake)
         decision = keyword_decision(
-            keyword,
-            suppressed=bool(intake.profile.consent.get("suppressed")),
-            in_words=is_natural_opt_out(message),
-        )
+            keyword, suppressed=suppressed, in_words=is_natural_opt_out(message),
+            opt_in_prompt=prompt,
+        )  # fmt: skip
         if decision is not None:
             return await self._consent(message, keyword, decision, intake, thread_id, now)
         # During a person's pause the bot holds, except that a safety or blocked message

@@ -42,3 +42,5 @@ class CasinoHostSettings(AssistantSettings):
     sms_telnyx_public_key: str | None = None
     # Item 33: wait 1-3 s before each SMS, as a person typing would (off: send at once).
     sms_human_delay: bool = True
+    # Item 28: safe mode answers guests and sends nothing else (no campaigns, no reminders).
+    sms_safe_mode: bool = False

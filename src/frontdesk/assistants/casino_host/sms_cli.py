@@ -9,7 +9,7 @@ import asyncio
 import json
 import time
 import uuid
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import typer
@@ -47,6 +47,46 @@ def verify_chain(casino: CasinoOpt, guest: GuestOpt) -> None:
         store.close()
     out.print(json.dumps(result))
     if not result["valid"]:
+        raise typer.Exit(1)
+
+
+@app.command("send")
+def send(
+    text: Annotated[str, typer.Argument(help="What the guest texts.")],
+    casino: CasinoOpt,
+    sender: Annotated[str, typer.Option("--from", help="The guest's number, +1NXXNXXXXXX.")],
+    url: Annotated[
+        str, typer.Option("--url", help="The running server.")
+    ] = "http://127.0.0.1:8080",
+) -> None:
+    """Text a running server as the guest: one inbound SMS, signed as the simulator signs it,
+    posted to its /sms/inbound/simulator; prints the server's answer."""
+    import httpx
+
+    from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
+    from frontdesk.assistants.casino_host.content import CasinoContent
+    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.assistants.casino_host.settings import CasinoHostSettings
+    from frontdesk.config import get_settings
+    from frontdesk.errors import FrontdeskError
+
+    settings = get_settings()
+    try:
+        number = guest_number(sender)
+        to = CasinoContent.load().catalog(casino).casino.sms_number
+    except (FrontdeskError, LookupError) as exc:
+        raise fail(str(exc), 2) from None
+    body = json.dumps({"id": f"cli-{uuid.uuid4()}", "from": number, "to": to, "text": text})
+    key = CasinoHostSettings.of(settings).sms_simulator_keys[0]
+    headers = simulator_headers(body.encode(), key, int(time.time()))
+    try:
+        answer = httpx.post(f"{url.rstrip('/')}/sms/inbound/simulator", content=body,
+                            headers={**headers, "content-type": "application/json"},
+                            timeout=120)  # fmt: skip
+    except httpx.HTTPError as exc:
+        raise fail(f"could not reach {url}: {exc}", 1) from None
+    out.print(json.dumps({"http_status": answer.status_code, **answer.json()}, ensure_ascii=False))
+    if answer.status_code >= 400:
         raise typer.Exit(1)
 
 
@@ -114,3 +154,195 @@ async def _simulate(service: Any, casino: str, number: str, text: str,
         "opted_in": not await gateway.opted_out(casino, number),
         **({"error": outcome.body["error"]} if "error" in outcome.body else {}),
     }
+
+
+KindOpt = Annotated[
+    str,
+    typer.Option("--type", help="transactional | informational | marketing (the consent tier)."),
+]
+AtOpt = Annotated[
+    str | None, typer.Option("--at", help="The clock for the gate (ISO time with an offset).")
+]
+
+
+def _when(at: str | None) -> datetime | None:
+    if at is None:
+        return None
+    try:
+        when = datetime.fromisoformat(at)
+    except ValueError:
+        raise fail(f"--at must be an ISO time such as 2026-11-25T21:30:00-05:00, not {at!r}")
+    if when.tzinfo is None:
+        raise fail("--at needs a time zone offset, such as 2026-11-25T21:30:00-05:00")
+    return when
+
+
+def _kind(kind: str) -> str:
+    from frontdesk.assistants.casino_host.channel.eligibility import MESSAGE_TYPES
+
+    if kind not in MESSAGE_TYPES:
+        raise fail(f"--type must be one of {', '.join(MESSAGE_TYPES)}, not {kind!r}")
+    return kind
+
+
+def _run(work: Any) -> Any:
+    from frontdesk.errors import FrontdeskError
+
+    settings = settings_for("casino_host")
+    try:
+        return asyncio.run(with_service(settings, work))
+    except (FrontdeskError, LookupError, ValueError) as exc:
+        raise fail(str(exc), 1) from None
+
+
+@app.command("outbound")
+def outbound(
+    text: Annotated[str, typer.Argument(help="The SMS to send.")],
+    casino: CasinoOpt,
+    to: Annotated[str, typer.Option("--to", help="The guest's number, +1NXXNXXXXXX.")],
+    kind: KindOpt,
+    at: AtOpt = None,
+) -> None:
+    """Send one SMS through the eligibility gate (queued durably, then sent) and print
+    {"sent", "reason"}: reason is null, or the gate's rule that refused it (stop_status,
+    consent_tier, quiet_hours, 10dlc_status, cooldown, …)."""
+    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.errors import FrontdeskError
+
+    try:
+        number = guest_number(to)
+    except FrontdeskError as exc:
+        raise fail(str(exc), 2) from None
+    when, kind = _when(at), _kind(kind)
+
+    async def work(service: Any) -> dict[str, Any]:
+        from frontdesk.assistants.casino_host.channel.outbound import CarrierRiskTooHigh
+
+        service.check_scope(casino)
+        now = when or datetime.now(UTC)
+        sender = service.sms.outbound
+        try:
+            queued = await sender.queue(casino, number, kind, text, key=f"cli:{uuid.uuid4()}",
+                                        now=now)  # fmt: skip
+        except CarrierRiskTooHigh as exc:
+            return {"sent": False, "reason": "carrier_risk", "detail": str(exc)}
+        [report] = await sender.send_due(casino, now, only=[queued.outbound_id])
+        return report.as_dict()
+
+    out.print(json.dumps(_run(work), ensure_ascii=False))
+
+
+@app.command("campaign")
+def campaign(
+    text: Annotated[str, typer.Argument(help="The SMS every recipient gets.")],
+    casino: CasinoOpt,
+    kind: KindOpt,
+    to: Annotated[
+        list[str], typer.Option("--to", help="A recipient's number (repeat the option).")
+    ],
+    campaign_id: Annotated[
+        str | None,
+        typer.Option("--id", help="The campaign's id: a second run sends nothing twice."),
+    ] = None,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Only say who would be sent to and who skipped.")
+    ] = False,
+    at: AtOpt = None,
+) -> None:
+    """Send one SMS to many guests, each through the gate; prints {"campaign_id", "sent",
+    "skipped": [{"to", "reason"}]}. A number that opted out is skipped with stop_status."""
+    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.errors import FrontdeskError
+
+    try:
+        numbers = list(dict.fromkeys(guest_number(n) for n in to))
+    except FrontdeskError as exc:
+        raise fail(str(exc), 2) from None
+    when, kind = _when(at), _kind(kind)
+    name = campaign_id or f"campaign-{uuid.uuid4().hex[:12]}"
+
+    async def work(service: Any) -> dict[str, Any]:
+        service.check_scope(casino)
+        now = when or datetime.now(UTC)
+        sender = service.sms.outbound
+        sent, skipped = [], []
+        for number in numbers:
+            if dry_run:
+                verdict = await asyncio.to_thread(sender.check, casino, number, kind, now)
+                (sent if verdict.eligible else skipped).append(
+                    {"to": number, "reason": verdict.blocked_by}
+                )
+                continue
+            queued = await sender.queue(casino, number, kind, text, key=f"{name}:{number}",
+                                        now=now, campaign_id=name)  # fmt: skip
+            reports = await sender.send_due(casino, now, only=[queued.outbound_id])
+            if reports and reports[0].sent:
+                sent.append({"to": number, "reason": None})
+            else:
+                reason = reports[0].reason if reports else f"already {queued.status}"
+                skipped.append({"to": number, "reason": reason})
+        return {"campaign_id": name, "dry_run": dry_run, "sent": sent, "skipped": skipped}
+
+    out.print(json.dumps(_run(work), ensure_ascii=False))
+
+
+@app.command("retry-queue")
+def retry_queue(
+    casino: CasinoOpt,
+    run: Annotated[
+        bool, typer.Option("--run", help="Send what is due now, through the gate.")
+    ] = False,
+) -> None:
+    """The outbound messages waiting (queued, being sent, retrying) and the dead letters; with
+    --run, send the due ones first."""
+
+    async def work(service: Any) -> dict[str, Any]:
+        service.check_scope(casino)
+        reports = await service.sms.outbound.send_due(casino, datetime.now(UTC)) if run else []
+        store = service.store
+        waiting = await asyncio.to_thread(store.outbound_for, casino,
+                                          statuses=("queued", "sending"))  # fmt: skip
+        dead = await asyncio.to_thread(store.outbound_for, casino, statuses=("dead",))
+        return {
+            "sent_now": [r.as_dict() for r in reports],
+            "waiting": [m.as_dict() for m in waiting],
+            "dead_letters": [m.as_dict() for m in dead],
+        }
+
+    out.print(json.dumps(_run(work), ensure_ascii=False))
+
+
+@app.command("inbox")
+def inbox(casino: CasinoOpt, guest: GuestOpt) -> None:
+    """What the guest texted and was sent (the conversation), and the outbound queue's
+    messages to them with their status."""
+    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.errors import FrontdeskError
+
+    try:
+        number = guest_number(guest)
+    except FrontdeskError as exc:
+        raise fail(str(exc), 2) from None
+
+    async def work(service: Any) -> dict[str, Any]:
+        service.check_scope(casino)
+        store = service.store
+        guest_uuid = await asyncio.to_thread(store.find_guest, casino, number)
+        if guest_uuid is None:
+            raise ValueError(f"no guest with that number at casino '{casino}'")
+        messages = await asyncio.to_thread(store.guest_messages, casino, guest_uuid)
+        queued = await asyncio.to_thread(store.outbound_for, casino, guest_uuid)
+        return {
+            "conversation": [
+                {
+                    "direction": m.direction,
+                    "text": m.text,
+                    "agent": m.agent,
+                    "at": m.created_at.isoformat(),
+                }
+                for m in messages
+            ],
+            "outbound": [m.as_dict() for m in queued],
+        }
+
+    out.print(json.dumps(_run(work), ensure_ascii=False))

@@ -275,8 +275,55 @@ def _consent_state(consent: dict[str, Any]) -> dict[str, bool]:
 CONSENT_AUDIT_EVENTS = {
     "opt_out": "consent_revoked",
     "opt_in": "consent_granted",
+    "marketing_opt_in": "consent_granted",
     "deletion_requested": "deletion_requested",
 }
+
+
+def opt_in_prompt(store: Store, intake: Intake) -> str | None:
+    """The outbound a YES would confirm (T19): the last one sent to a guest who has not given
+    express written consent yet; None when there is none."""
+    if intake.profile.consent.get("consent_type") == "express_written":
+        return None
+    sent = store.outbound_for(intake.casino_id, intake.guest_uuid, statuses=("sent", "delivered"))
+    promotional = [m for m in sent if m.kind != "keyword"]
+    return promotional[-1].outbound_id if promotional else None
+
+
+ALWAYS_AUDITED = frozenset({"deletion_requested", "marketing_opt_in"})
+
+
+def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile,
+                             prompted_by: str, now: datetime) -> None:  # fmt: skip
+    """T19: YES to a first outbound is the double opt-in: express written consent, with the
+    message that asked for it as evidence."""
+    before = _consent_state(profile.consent)
+    profile.consent.update(
+        sms_opt_in=True,
+        marketing_consent=True,
+        consent_type="express_written",
+        written_consent_evidence={
+            "method": "sms_double_opt_in",
+            "prompted_by_message_id": prompted_by,
+            "reply_message_id": intake.message_id,
+            "timestamp": now.isoformat(),
+        },
+    )
+    store.append_consent_event(
+        intake.casino_id,
+        intake.guest_uuid,
+        {
+            "event_type": "consent_granted",
+            "action": "opt_in",
+            "method": "sms_double_opt_in",
+            "consent_type": "express_written",
+            "prompted_by_message_id": prompted_by,
+            "previous_state": before,
+            "new_state": _consent_state(profile.consent),
+            "timestamp": now.isoformat(),
+        },
+        now=now,
+    )
 
 
 def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
@@ -323,7 +370,15 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
                 }
             )
             profile.consent["consent_revocation_history"] = history
-        if decision.event is not None and (changes or decision.event == "deletion_requested"):
+            if decision.suppressed:
+                # T5: nothing queued, scheduled or retrying goes out after a STOP; cancelled
+                # in the STOP's own transaction, before its reply is acknowledged.
+                store.cancel_outbound(intake.casino_id, intake.guest_uuid, reason="STOP", now=now)
+        if decision.event == "marketing_opt_in" and decision.prompted_by is not None:
+            _confirm_written_consent(store, intake, profile, decision.prompted_by, now)
+        if decision.event == "deletion_requested":
+            profile.consent.setdefault("deletion_requested_at", now.isoformat())
+        if decision.event is not None and (changes or decision.event in ALWAYS_AUDITED):
             store.audit(
                 intake.casino_id,
                 CONSENT_AUDIT_EVENTS[decision.event],

@@ -33,6 +33,12 @@ from frontdesk.assistants.casino_host.channel.inbound import (
     form_fields,
     parse_inbound,
 )
+from frontdesk.assistants.casino_host.channel.keywords import (
+    Keyword,
+    is_natural_opt_out,
+    keyword_of,
+)
+from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
 from frontdesk.assistants.casino_host.channel.signatures import (
     SignatureError,
@@ -49,6 +55,10 @@ logger = logging.getLogger(__name__)
 # Who answered without the model: these replies go out even to a guest who has just opted out
 # (the STOP confirmation itself).
 KEYWORD_SPEAKERS = frozenset({"consent"})
+
+
+def opts_out(text: str) -> bool:
+    return keyword_of(text) is Keyword.STOP or is_natural_opt_out(text)
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,7 @@ class WebhookOutcome:
 class SmsGateway:
     service: Any  # CasinoHostService
     provider: SMSProvider  # the one that sends
+    outbound: OutboundSender  # the durable queue's sender, and the guests' send locks
     secrets: WebhookSecrets
     clock: Callable[[], float] = time.time
     human_delay: bool = True
@@ -101,7 +112,13 @@ class SmsGateway:
             return WebhookOutcome(503, {"error": "storage unavailable; retry"})
         if not claim.claimed:
             return WebhookOutcome(200, {"status": "duplicate"})
-        parts, speaker, ok = await self._answer(casino_id, sms)
+        if opts_out(sms.text):
+            # A STOP's write and a send to the same guest never interleave: once the STOP
+            # is acknowledged, nothing more goes out (a send under way finishes first).
+            async with self.outbound.locks.hold(casino_id, sms.sender):
+                parts, speaker, ok = await self._answer(casino_id, sms)
+        else:
+            parts, speaker, ok = await self._answer(casino_id, sms)
         try:
             await asyncio.to_thread(self.store.finish_webhook, casino_id, sms.key, ok=ok)
         except StorageError:
@@ -170,10 +187,11 @@ class SmsGateway:
         for part, delay in zip(parts, delays_for(parts, kind, self.rng), strict=True):
             if self.human_delay:
                 await self.sleep(delay)
-            if speaker not in KEYWORD_SPEAKERS and await self.opted_out(casino_id, sms.sender):
-                logger.info("sms reply dropped: the guest opted out before it was sent")
-                return
-            result = await self.provider.send(sms.sender, sms.recipient, part, casino_id)
+            async with self.outbound.locks.hold(casino_id, sms.sender):
+                if speaker not in KEYWORD_SPEAKERS and await self.opted_out(casino_id, sms.sender):
+                    logger.info("sms reply dropped: the guest opted out before it was sent")
+                    return
+                result = await self.provider.send(sms.sender, sms.recipient, part, casino_id)
             if not result.success:
                 logger.error("sms send failed (%s): %s", result.provider, result.error)
                 return

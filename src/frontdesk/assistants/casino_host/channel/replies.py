@@ -22,7 +22,7 @@ from frontdesk.assistants.casino_host.channel.keywords import (
     normalise,
 )
 
-ConsentEvent = Literal["opt_out", "opt_in", "deletion_requested"]
+ConsentEvent = Literal["opt_out", "opt_in", "marketing_opt_in", "deletion_requested"]
 
 # Item 15 (L3757-3759) and the natural-language reply (L4179-4180); ES L13323.
 STOPPED = {
@@ -47,6 +47,13 @@ STARTED = {
     "unsubscribe.",
     "es": "Bienvenido de nuevo. Usted vuelve a recibir mensajes de $casino. Envie PARAR para "
     "cancelar.",
+}
+# T19: YES to a first outbound, the double opt-in (frequency and fees as in HELP).
+SUBSCRIBED = {
+    "en": "Thanks! You're subscribed to $casino offers by text. Up to 8 msgs/month. Msg&Data "
+    "rates may apply. Reply STOP to unsubscribe.",
+    "es": "Gracias. Usted recibira ofertas de $casino por mensaje. Hasta 8 msjs/mes. Pueden "
+    "aplicar tarifas. Envie PARAR para cancelar.",
 }
 # Item 18: L3761-3766 (C9), with the frequency of L3771.
 HELP = {
@@ -74,18 +81,26 @@ class KeywordDecision:
     suppressed: bool | None
     event: ConsentEvent | None  # what the consent ledger and the audit log record
     reply: dict[str, str] | None  # None: nothing is sent
+    prompted_by: str | None = None  # the outbound a double opt-in answers
 
 
 def keyword_decision(
-    keyword: Keyword | None, *, suppressed: bool, in_words: bool = False
+    keyword: Keyword | None,
+    *,
+    suppressed: bool,
+    in_words: bool = False,
+    opt_in_prompt: str | None = None,
 ) -> KeywordDecision | None:
-    """What a message does to consent, or None when it is conversation for the graph."""
+    """What a message does to consent, or None when it is conversation for the graph.
+    `opt_in_prompt`: the first outbound the guest has not yet confirmed (YES answers it)."""
     if keyword is Keyword.STOP:
         if suppressed:
             return KeywordDecision(None, None, ALREADY_STOPPED)
         return KeywordDecision(True, "opt_out", STOPPED_IN_WORDS if in_words else STOPPED)
     if keyword is Keyword.START or (keyword is Keyword.YES and suppressed):
         return KeywordDecision(False, "opt_in" if suppressed else None, STARTED)
+    if keyword is Keyword.YES and opt_in_prompt is not None:
+        return KeywordDecision(None, "marketing_opt_in", SUBSCRIBED, prompted_by=opt_in_prompt)
     if keyword is Keyword.HELP:
         return KeywordDecision(None, None, HELP)
     if keyword is Keyword.PRIVACY:

@@ -310,6 +310,8 @@ class Casino(BaseModel):
     privacy_url: str | None = None  # the PRIVACY keyword's reply (else the website)
     # The number guests text (E.164): an inbound SMS to it is this casino's (issue 19).
     sms_number: str | None = None
+    # The 10DLC campaign registration of that number: only `approved` may send promotions.
+    sms_campaign_status: Literal["approved", "pending", "missing"] = "approved"
     gaming_age_minimum: Annotated[int, Field(ge=18, le=21)]
     national_helpline: str
     state_helpline: str  # read into compliance's "You can also reach the {state_helpline}."

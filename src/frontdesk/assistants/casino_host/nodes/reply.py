@@ -36,6 +36,8 @@ def persona_envelope(state: dict[str, Any], runtime: Runtime[CasinoHostContext])
         emoji_allowed=ctx.settings.emoji_allowed,
         first_message=ctx.profile.engagement.total_messages_sent == 0,
         language=language,
+        # Item 14: the first SMS of every session says an AI is texting.
+        disclose_ai=ctx.opening != "continued",
     )
     if not shaped.parts:  # nothing sendable was left: the static fallback instead
         return fallback(state, runtime)

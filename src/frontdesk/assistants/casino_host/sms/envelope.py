@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from frontdesk.assistants.casino_host.sms.change import Change, rules_of
+from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
 from frontdesk.assistants.casino_host.sms.filters import filter_reply
 from frontdesk.assistants.casino_host.sms.gsm import fold_lookalikes
 from frontdesk.assistants.casino_host.sms.persona import apply_style, sanitize
@@ -40,9 +41,11 @@ def shape_reply(
     first_message: bool = False,
     language: str = "en",
     max_parts: int | None = None,
+    disclose_ai: bool = False,
 ) -> ShapedReply:
     """Sanitize, filter, style and split one agent reply. `max_parts` defaults to 1 for a
-    first message and 2 otherwise (StyledReply.max_parts)."""
+    first message and 2 otherwise (StyledReply.max_parts). `disclose_ai`: the first SMS of a
+    session, which says an AI is texting (after styling, so no rule rewrites the tag)."""
     changes: list[Change] = []
     sanitized = sanitize(text)
     if sanitized.split() != text.split():
@@ -56,7 +59,11 @@ def shape_reply(
         first_message=first_message,
     )
     changes.extend(styled.changes)
-    parts = split_sms(styled.text, max_parts=max_parts or styled.max_parts)
-    if " ".join(parts).split() != fold_lookalikes(styled.text).split():
+    text = styled.text
+    if disclose_ai and not discloses_ai(text):
+        text = with_ai_disclosure(text, language)
+        changes.append(Change("ai_disclosure", "said that an AI is texting (first of session)"))
+    parts = split_sms(text, max_parts=max_parts or styled.max_parts)
+    if " ".join(parts).split() != fold_lookalikes(text).split():
         changes.append(Change("length", f"shortened to fit {len(parts)} SMS"))
-    return ShapedReply(tuple(parts), styled.text, tuple(changes), filtered.fallback_used)
+    return ShapedReply(tuple(parts), text, tuple(changes), filtered.fallback_used)

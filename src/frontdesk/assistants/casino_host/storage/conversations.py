@@ -347,6 +347,18 @@ class ConversationStore(StoreBase):
             return [_message(row) for row in reversed(rows)]
 
     @public
+    def guest_messages(self, casino_id: str, guest_uuid: str, n: int = 100) -> list[StoredMessage]:
+        """The guest's last `n` messages over every conversation, oldest first."""
+        with self._begin() as session:
+            rows = session.scalars(
+                select(MessageRow)
+                .where(MessageRow.casino_id == casino_id, MessageRow.guest_uuid == guest_uuid)
+                .order_by(MessageRow.message_id.desc())
+                .limit(n)
+            ).all()
+            return [_message(row) for row in reversed(rows)]
+
+    @public
     def find_outbound(self, casino_id: str, idempotency_key: str) -> StoredMessage | None:
         """The host message recorded under `idempotency_key`, if any: a retried turn finds
         the reply it already sent."""

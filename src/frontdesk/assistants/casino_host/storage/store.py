@@ -19,11 +19,20 @@ from frontdesk.assistants.casino_host.storage.escalations import EscalationStore
 from frontdesk.assistants.casino_host.storage.guests import GuestStore
 from frontdesk.assistants.casino_host.storage.ledger import LedgerStore
 from frontdesk.assistants.casino_host.storage.offers import OfferStore
+from frontdesk.assistants.casino_host.storage.outbound import OutboundStore
 from frontdesk.assistants.casino_host.storage.webhooks import WebhookStore
 from frontdesk.config import Settings
 
 
-class Store(GuestStore, ConversationStore, OfferStore, EscalationStore, WebhookStore, LedgerStore):
+class Store(
+    GuestStore,
+    ConversationStore,
+    OfferStore,
+    EscalationStore,
+    WebhookStore,
+    LedgerStore,
+    OutboundStore,
+):
     @classmethod
     def from_settings(cls, settings: Settings | None = None, *, migrate: bool = True) -> Store:
         """The store the settings describe (FRONTDESK_CASINO_HOST_DATABASE_URL, pepper, keys)."""

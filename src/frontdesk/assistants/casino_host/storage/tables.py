@@ -335,3 +335,58 @@ class ConsentEventRow(Base):
     content_hash: Mapped[str] = mapped_column(String(64))
     payload: Mapped[dict[str, Any]] = mapped_column(JSONDocument)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class OutboundRow(Base):
+    """The durable outbound queue (WP1 items 34-37): every SMS the host sends waits here until
+    it is sent, so a restart loses none and a retry sends none twice. `queued` (due at
+    `not_before`) -> `sending` (leased until `not_before`) -> `sent` -> `delivered`; or
+    `blocked` (the gate said no at send time), `cancelled` (STOP), `dead` (retries spent)."""
+
+    __tablename__ = "sms_outbound"
+    __table_args__ = (
+        _guest_fk(),
+        UniqueConstraint("casino_id", "idempotency_key"),
+        Index(None, "status", "not_before"),
+        Index(None, "casino_id", "guest_uuid", "status"),
+        Index(None, "casino_id", "provider_message_id"),
+        CheckConstraint(
+            "kind IN ('transactional', 'informational', 'marketing', 'keyword')", name="kind"
+        ),
+        CheckConstraint(
+            "status IN ('queued', 'sending', 'sent', 'delivered', 'blocked', 'cancelled', 'dead')",
+            name="status",
+        ),
+    )
+
+    outbound_id: Mapped[str] = mapped_column(ID, primary_key=True)
+    casino_id: Mapped[str] = mapped_column(CASINO)
+    guest_uuid: Mapped[str] = mapped_column(ID)
+    idempotency_key: Mapped[str] = mapped_column(String(200))
+    kind: Mapped[str] = mapped_column(String(16))
+    body: Mapped[str] = mapped_column(Text)
+    campaign_id: Mapped[str | None] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(12))
+    attempts: Mapped[int] = mapped_column(Integer)
+    not_before: Mapped[datetime] = mapped_column(UTCDateTime())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    provider: Mapped[str | None] = mapped_column(String(32))
+    provider_message_id: Mapped[str | None] = mapped_column(String(128))
+    reason: Mapped[str | None] = mapped_column(String(200))  # the gate's, STOP's or the error
+
+
+class DeadLetterRow(Base):
+    """An outbound SMS whose retries (5, 25, 125 s) were spent: kept for a person to look at."""
+
+    __tablename__ = "sms_dead_letters"
+    __table_args__ = (Index(None, "casino_id", "failed_at"),)
+
+    outbound_id: Mapped[str] = mapped_column(
+        ForeignKey("sms_outbound.outbound_id"), primary_key=True
+    )
+    casino_id: Mapped[str] = mapped_column(CASINO)
+    attempts: Mapped[int] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(String(200))
+    failed_at: Mapped[datetime] = mapped_column(UTCDateTime())

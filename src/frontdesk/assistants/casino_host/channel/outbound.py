@@ -1,0 +1,216 @@
+"""Sending through the gate (WP1 items 27-37, T5, T8, T9, T16, T17): every SMS the host sends
+on its own (an outbound message, a campaign, a retry) is queued in the database, then sent by
+`OutboundSender.send_due`, which runs `check_message_eligibility` again right before the
+provider is called, under the guest's send lock, so a STOP acknowledged meanwhile wins.
+
+    sender = OutboundSender(store, content, provider, settings)
+    queued = await sender.queue("mohegan_sun", "+18605550142", "marketing", text, key=…, now=now)
+    reports = await sender.send_due("mohegan_sun", now, only=[queued.outbound_id])
+
+The first SMS of a session (none sent or received in the last 48 h) says that an AI is texting.
+A failed send is retried at 5/25/125 s (storage.outbound), and each retry is gated again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, time
+from typing import Any
+from weakref import WeakValueDictionary
+
+from frontdesk.assistants.casino_host.channel.carrier_risk import check_for_carriers
+from frontdesk.assistants.casino_host.channel.eligibility import (
+    CasinoSending,
+    GuestStanding,
+    MessageEligibility,
+    check_message_eligibility,
+)
+from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure
+from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SendReport:
+    outbound_id: str
+    sent: bool
+    status: str  # sent | blocked | cancelled | queued (to be retried) | dead
+    reason: str | None = None  # the gate's rule (quiet_hours, stop_status, …) or the error
+    detail: str | None = None
+    body: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"sent": self.sent, "reason": self.reason, "status": self.status,
+                "detail": self.detail, "outbound_id": self.outbound_id}  # fmt: skip
+
+
+class CarrierRiskTooHigh(ValueError):
+    """Item 46: still spam-like after rewording; never queued."""
+
+    def __init__(self, score: float, reasons: tuple[str, ...]):
+        super().__init__(
+            f"carriers would likely filter it (risk {score:.2f}: {', '.join(reasons)})"
+        )
+        self.score = score
+
+
+class GuestLocks:
+    """One lock per guest number in this process: a send (from its gate check to the
+    provider's answer) and a STOP's write never interleave."""
+
+    def __init__(self) -> None:
+        self._locks: WeakValueDictionary[tuple[str, str], asyncio.Lock] = WeakValueDictionary()
+
+    @asynccontextmanager
+    async def hold(self, casino_id: str, key: str) -> AsyncIterator[None]:
+        lock = self._locks.get((casino_id, key))
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[(casino_id, key)] = lock
+        async with lock:
+            yield
+
+
+def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, known: bool,
+                   day_start: datetime, now: datetime) -> GuestStanding:  # fmt: skip
+    """What the gate reads about the guest, from the consent record (X4), the store's pause
+    and sending history."""
+    profile = store.load_profile(casino_id, guest_uuid).profile
+    consent = profile.consent
+    sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
+    pause = store.active_pause(casino_id, guest_uuid, now)
+    return GuestStanding(
+        known=known,
+        sms_opt_in=bool(consent.get("sms_opt_in")),
+        written_consent=consent.get("consent_type") == "express_written",
+        marketing_consent=bool(consent.get("marketing_consent")),
+        suppressed=bool(consent.get("suppressed")),
+        self_excluded=bool(consent.get("self_excluded")),
+        pending_deletion=bool(consent.get("deletion_requested_at")),
+        paused_until=pause.paused_until if pause is not None else None,
+        sent_today=sent_today,
+        last_inbound_at=profile.engagement.last_message_at,
+        first_outbound_at=first_sent,
+        reassigned=bool(consent.get("number_reassigned")),
+    )
+
+
+@dataclass
+class OutboundSender:
+    store: Store
+    content: Any  # ContentStore: the casinos
+    provider: SMSProvider
+    safe_mode: bool = False
+    locks: GuestLocks = field(default_factory=GuestLocks)
+
+    def casino_sending(self, casino_id: str) -> CasinoSending:
+        casino = self.content.catalog(casino_id).casino
+        return CasinoSending(timezone=casino.timezone, state=casino.state,
+                             campaign_status=casino.sms_campaign_status,
+                             safe_mode=self.safe_mode)  # fmt: skip
+
+    def check(self, casino_id: str, number: str, kind: str, now: datetime) -> MessageEligibility:
+        """The gate for `number` now, without queuing anything (a campaign's dry run)."""
+        guest_uuid = self.store.find_guest(casino_id, number)
+        if guest_uuid is None:
+            standing = GuestStanding(known=False)
+        else:
+            standing = self._standing(casino_id, guest_uuid, now)
+        return check_message_eligibility(
+            number, standing, self.casino_sending(casino_id), kind, now
+        )
+
+    def _standing(self, casino_id: str, guest_uuid: str, now: datetime) -> GuestStanding:
+        catalog = self.content.catalog(casino_id)
+        local = catalog.local(now)
+        day_start = datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
+        profile_known = self.store.load_profile(casino_id, guest_uuid).profile.engagement
+        return guest_standing(self.store, casino_id, guest_uuid,
+                              known=profile_known.last_message_at is not None,
+                              day_start=day_start, now=now)  # fmt: skip
+
+    async def queue(self, casino_id: str, number: str, kind: str, text: str, *, key: str,
+                    now: datetime, campaign_id: str | None = None,
+                    not_before: datetime | None = None) -> OutboundMessage:  # fmt: skip
+        return await asyncio.to_thread(self._queue, casino_id, number, kind, text, key, now,
+                                       campaign_id, not_before)  # fmt: skip
+
+    def _queue(self, casino_id: str, number: str, kind: str, text: str, key: str, now: datetime,
+               campaign_id: str | None, not_before: datetime | None) -> OutboundMessage:  # fmt: skip
+        guest_uuid, _created = self.store.get_or_create_guest(casino_id, number, now=now)
+        if kind != "keyword":
+            risk = check_for_carriers(text)
+            if not risk.sendable:
+                raise CarrierRiskTooHigh(risk.risk.score, risk.risk.reasons)
+            text = risk.text
+            if self._first_of_session(casino_id, guest_uuid, now):
+                profile = self.store.load_profile(casino_id, guest_uuid).profile
+                text = with_ai_disclosure(text, profile.prompt_view(now).language or "en")
+        message, _new = self.store.enqueue_outbound(
+            casino_id, guest_uuid, kind, text, key=key, not_before=not_before,
+            campaign_id=campaign_id, now=now,
+        )  # fmt: skip
+        return message
+
+    def _first_of_session(self, casino_id: str, guest_uuid: str, now: datetime) -> bool:
+        """Item 14, T17: nothing sent or received within the session idle limit (48 h)."""
+        profile = self.store.load_profile(casino_id, guest_uuid).profile
+        _sent, _first, last_sent = self.store.sending_history(casino_id, guest_uuid, now)
+        recent = [t for t in (profile.engagement.last_message_at, last_sent) if t is not None]
+        return not recent or now - max(recent) >= SESSION_IDLE_LIMIT
+
+    async def send_due(self, casino_id: str, now: datetime, *,
+                       only: list[str] | None = None) -> list[SendReport]:  # fmt: skip
+        """Send what is due in the casino (or just `only`), each gated again at send time."""
+        claimed = await asyncio.to_thread(
+            self.store.claim_due_outbound, casino_id, now, outbound_ids=only
+        )
+        return [await self.deliver(message, now) for message in claimed]
+
+    async def deliver(self, message: OutboundMessage, now: datetime) -> SendReport:
+        casino_id, outbound_id = message.casino_id, message.outbound_id
+        number = await asyncio.to_thread(self.store.guest_phone, casino_id, message.guest_uuid)
+        async with self.locks.hold(casino_id, number):
+            if message.kind != "keyword":
+                verdict = await asyncio.to_thread(
+                    self._gate, casino_id, message.guest_uuid, number, message.kind, now
+                )
+                if not verdict.eligible:
+                    await asyncio.to_thread(self.store.outbound_blocked, casino_id, outbound_id,
+                                            reason=verdict.blocked_by or "blocked", now=now)  # fmt: skip
+                    return SendReport(outbound_id, False, "blocked", verdict.blocked_by,
+                                      verdict.reason)  # fmt: skip
+            if not await asyncio.to_thread(self.store.still_leased, casino_id, outbound_id):
+                return SendReport(outbound_id, False, "cancelled", "stop_status",
+                                  "cancelled by the guest's STOP")  # fmt: skip
+            sms_number = self.content.catalog(casino_id).casino.sms_number or ""
+            result = await self.provider.send(number, sms_number, message.body, casino_id)
+        if result.success:
+            await asyncio.to_thread(self.store.outbound_sent, casino_id, outbound_id,
+                                    provider=result.provider,
+                                    provider_message_id=result.message_id, now=now)  # fmt: skip
+            return SendReport(outbound_id, True, "sent", body=message.body)
+        status = await asyncio.to_thread(self.store.outbound_failed, casino_id, outbound_id,
+                                         error=result.error or "send failed", now=now)  # fmt: skip
+        logger.warning("sms send failed (%s): %s; now %s", result.provider, result.error, status)
+        return SendReport(outbound_id, False, status, "send_failed", result.error)
+
+    def _gate(self, casino_id: str, guest_uuid: str, number: str, kind: str,
+              now: datetime) -> MessageEligibility:  # fmt: skip
+        standing = self._standing(casino_id, guest_uuid, now)
+        return check_message_eligibility(
+            number, standing, self.casino_sending(casino_id), kind, now
+        )
+
+    async def sweep(self, now: datetime) -> list[SendReport]:
+        """Send what is due in every casino: retries, and what a restart left queued."""
+        reports: list[SendReport] = []
+        for casino_id in self.content.casino_ids:
+            reports.extend(await self.send_due(casino_id, now))
+        return reports

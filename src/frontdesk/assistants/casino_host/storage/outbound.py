@@ -1,0 +1,364 @@
+"""The durable outbound queue (WP1 items 34-37, T11, T13): what the host will send, has sent,
+and gave up on, in the database, so that a restart loses nothing and a retry sends nothing
+twice.
+
+    message = store.enqueue_outbound("mohegan_sun", guest_uuid, "marketing", text,
+                                     key="campaign:spring:+1…", now=now)
+    for due in store.claim_due_outbound("mohegan_sun", now):       # leased: `sending` for LEASE
+        ...  # re-run the gate, send, then one of
+        store.outbound_sent(casino_id, due.outbound_id, provider="simulator", provider_message_id=…)
+        store.outbound_failed(casino_id, due.outbound_id, error="timeout")  # again at 5/25/125 s
+        store.outbound_blocked(casino_id, due.outbound_id, reason="quiet hours …")
+
+A STOP cancels every queued, leased or retrying message of the guest in the STOP's own
+transaction (`cancel_outbound`), before its reply is acknowledged. A message whose worker
+died mid-send is claimed again when its lease runs out.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, public
+from frontdesk.assistants.casino_host.storage.tables import DeadLetterRow, OutboundRow
+
+RETRY_DELAYS = (timedelta(seconds=5), timedelta(seconds=25), timedelta(seconds=125))
+LEASE = timedelta(seconds=60)  # a `sending` message whose worker went quiet is claimed again
+OPEN = ("queued", "sending")  # what a STOP cancels
+KINDS = ("transactional", "informational", "marketing", "keyword")
+REASON_CHARS = 200
+
+
+@dataclass(frozen=True)
+class OutboundMessage:
+    outbound_id: str
+    casino_id: str
+    guest_uuid: str
+    kind: str
+    body: str
+    status: str
+    attempts: int
+    not_before: datetime
+    created_at: datetime
+    campaign_id: str | None = None
+    sent_at: datetime | None = None
+    provider: str | None = None
+    provider_message_id: str | None = None
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "outbound_id": self.outbound_id,
+            "kind": self.kind,
+            "status": self.status,
+            "attempts": self.attempts,
+            "not_before": self.not_before.isoformat(),
+            "sent_at": self.sent_at.isoformat() if self.sent_at else None,
+            "provider": self.provider,
+            "campaign_id": self.campaign_id,
+            "reason": self.reason,
+            "body": self.body,
+        }
+
+
+def _message(row: OutboundRow) -> OutboundMessage:
+    return OutboundMessage(
+        outbound_id=row.outbound_id,
+        casino_id=row.casino_id,
+        guest_uuid=row.guest_uuid,
+        kind=row.kind,
+        body=row.body,
+        status=row.status,
+        attempts=row.attempts,
+        not_before=row.not_before,
+        created_at=row.created_at,
+        campaign_id=row.campaign_id,
+        sent_at=row.sent_at,
+        provider=row.provider,
+        provider_message_id=row.provider_message_id,
+        reason=row.reason,
+    )
+
+
+def _short(text: str | None) -> str | None:
+    return None if text is None else text[:REASON_CHARS]
+
+
+class OutboundStore(StoreBase):
+    @public
+    def enqueue_outbound(
+        self,
+        casino_id: str,
+        guest_uuid: str,
+        kind: str,
+        body: str,
+        *,
+        key: str,
+        not_before: datetime | None = None,
+        campaign_id: str | None = None,
+        now: datetime | None = None,
+    ) -> tuple[OutboundMessage, bool]:
+        """Queue one SMS; (message, True) when new, (the earlier one, False) when `key` was
+        queued before (a campaign run twice, a retried turn)."""
+        if kind not in KINDS:
+            raise ValueError(f"outbound kind must be one of {', '.join(KINDS)}, got {kind!r}")
+        if not body.strip():
+            raise ValueError("an outbound SMS needs a text")
+        if not key or len(key) > 200:
+            raise ValueError("an outbound key is 1-200 characters")
+        now = moment(now)
+        with self._begin() as session:
+            existing = session.scalars(
+                select(OutboundRow).where(
+                    OutboundRow.casino_id == casino_id, OutboundRow.idempotency_key == key
+                )
+            ).first()
+            if existing is not None:
+                return _message(existing), False
+            self._guest(session, casino_id, guest_uuid)
+            row = OutboundRow(
+                outbound_id=str(uuid.uuid4()),
+                casino_id=casino_id,
+                guest_uuid=guest_uuid,
+                idempotency_key=key,
+                kind=kind,
+                body=body,
+                campaign_id=campaign_id,
+                status="queued",
+                attempts=0,
+                not_before=moment(not_before) if not_before else now,
+                created_at=now,
+                updated_at=now,
+            )
+            session.add(row)
+            session.flush()
+            return _message(row), True
+
+    @public
+    def claim_due_outbound(
+        self,
+        casino_id: str,
+        now: datetime | None = None,
+        *,
+        limit: int = 50,
+        outbound_ids: list[str] | None = None,
+    ) -> list[OutboundMessage]:
+        """Lease the messages due at `now` (queued, or leased by a worker that went quiet) for
+        one send attempt each; `outbound_ids` narrows to those. Each is claimed by a
+        conditional update, so two workers never send the same one."""
+        now = moment(now)
+        due = (OutboundRow.status == "queued") | (OutboundRow.status == "sending")
+        query = select(OutboundRow.outbound_id).where(
+            OutboundRow.casino_id == casino_id, due, OutboundRow.not_before <= now
+        )
+        if outbound_ids is not None:
+            query = query.where(OutboundRow.outbound_id.in_(outbound_ids))
+        claimed: list[OutboundMessage] = []
+        with self._begin() as session:
+            ids = session.scalars(query.order_by(OutboundRow.not_before).limit(limit)).all()
+            for outbound_id in ids:
+                result = session.execute(
+                    update(OutboundRow)
+                    .where(
+                        OutboundRow.outbound_id == outbound_id, due, OutboundRow.not_before <= now
+                    )
+                    .values(
+                        status="sending",
+                        attempts=OutboundRow.attempts + 1,
+                        not_before=now + LEASE,
+                        updated_at=now,
+                    )
+                    .execution_options(synchronize_session=False)
+                )
+                if result.rowcount == 1:
+                    row = session.get(OutboundRow, outbound_id, populate_existing=True)
+                    assert row is not None
+                    claimed.append(_message(row))
+        return claimed
+
+    def _finish(self, casino_id: str, outbound_id: str, now: datetime, **values: Any) -> bool:
+        """Move a leased message on; False when it is no longer leased (a STOP cancelled it)."""
+        with self._begin() as session:
+            result = session.execute(
+                update(OutboundRow)
+                .where(
+                    OutboundRow.casino_id == casino_id,
+                    OutboundRow.outbound_id == outbound_id,
+                    OutboundRow.status == "sending",
+                )
+                .values(updated_at=now, **values)
+                .execution_options(synchronize_session=False)
+            )
+            return result.rowcount == 1
+
+    @public
+    def still_leased(self, casino_id: str, outbound_id: str) -> bool:
+        """Whether the message may still be sent (not cancelled since it was claimed)."""
+        with self._begin() as session:
+            status = session.scalar(
+                select(OutboundRow.status).where(
+                    OutboundRow.casino_id == casino_id, OutboundRow.outbound_id == outbound_id
+                )
+            )
+            return status == "sending"
+
+    @public
+    def outbound_sent(
+        self,
+        casino_id: str,
+        outbound_id: str,
+        *,
+        provider: str,
+        provider_message_id: str | None,
+        now: datetime | None = None,
+    ) -> bool:
+        now = moment(now)
+        return self._finish(
+            casino_id,
+            outbound_id,
+            now,
+            status="sent",
+            sent_at=now,
+            provider=provider,
+            provider_message_id=provider_message_id,
+            reason=None,
+        )
+
+    @public
+    def outbound_blocked(
+        self, casino_id: str, outbound_id: str, *, reason: str, now: datetime | None = None
+    ) -> bool:
+        """The gate refused it at send time: kept with the reason, never sent."""
+        return self._finish(
+            casino_id, outbound_id, moment(now), status="blocked", reason=_short(reason)
+        )
+
+    @public
+    def outbound_failed(
+        self, casino_id: str, outbound_id: str, *, error: str, now: datetime | None = None
+    ) -> str:
+        """A send attempt failed: queued again after 5, 25, then 125 s; after that the message
+        is dead and a dead letter records it. Returns the new status."""
+        now = moment(now)
+        with self._begin() as session:
+            row = session.get(OutboundRow, outbound_id, with_for_update=True)
+            if row is None or row.casino_id != casino_id:
+                return "missing"
+            if row.status not in ("sending", "sent"):
+                return row.status
+            row.reason, row.updated_at = _short(error), now
+            if row.attempts <= len(RETRY_DELAYS):
+                row.status = "queued"
+                row.not_before = now + RETRY_DELAYS[row.attempts - 1]
+            else:
+                row.status = "dead"
+                session.add(
+                    DeadLetterRow(
+                        outbound_id=outbound_id,
+                        casino_id=row.casino_id,
+                        attempts=row.attempts,
+                        last_error=_short(error),
+                        failed_at=now,
+                    )
+                )
+            return row.status
+
+    @public
+    def delivery_receipt(
+        self,
+        casino_id: str,
+        provider_message_id: str,
+        *,
+        delivered: bool,
+        error: str | None = None,
+        now: datetime | None = None,
+    ) -> str | None:
+        """A provider's delivery report: `delivered`, or a failure that retries the message
+        like a failed send. Returns the message's status, None for an unknown id."""
+        now = moment(now)
+        with self._begin() as session:
+            row = session.scalars(
+                select(OutboundRow).where(
+                    OutboundRow.casino_id == casino_id,
+                    OutboundRow.provider_message_id == provider_message_id,
+                )
+            ).first()
+            if row is None:
+                return None
+            if row.status != "sent":
+                return row.status  # a repeated or late report changes nothing
+            if delivered:
+                row.status, row.updated_at = "delivered", now
+                return row.status
+            outbound_id = row.outbound_id
+        return self.outbound_failed(casino_id, outbound_id, error=error or "undelivered", now=now)
+
+    @public
+    def cancel_outbound(
+        self, casino_id: str, guest_uuid: str, *, reason: str, now: datetime | None = None
+    ) -> int:
+        """Cancel every queued, leased or retrying message to the guest (a STOP); how many."""
+        now = moment(now)
+        with self._begin() as session:
+            result = session.execute(
+                update(OutboundRow)
+                .where(
+                    OutboundRow.casino_id == casino_id,
+                    OutboundRow.guest_uuid == guest_uuid,
+                    OutboundRow.status.in_(OPEN),
+                    OutboundRow.kind != "keyword",  # the STOP's own confirmation still goes
+                )
+                .values(status="cancelled", reason=_short(reason), updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+            return int(result.rowcount or 0)
+
+    @public
+    def outbound_for(
+        self, casino_id: str, guest_uuid: str | None = None, *, statuses: tuple[str, ...] = ()
+    ) -> list[OutboundMessage]:
+        """The casino's outbound messages (of one guest, in these statuses), oldest first."""
+        query = select(OutboundRow).where(OutboundRow.casino_id == casino_id)
+        if guest_uuid is not None:
+            query = query.where(OutboundRow.guest_uuid == guest_uuid)
+        if statuses:
+            query = query.where(OutboundRow.status.in_(statuses))
+        with self._begin() as session:
+            rows = session.scalars(query.order_by(OutboundRow.created_at)).all()
+            return [_message(row) for row in rows]
+
+    @public
+    def sending_history(
+        self, casino_id: str, guest_uuid: str, since: datetime
+    ) -> tuple[int, datetime | None, datetime | None]:
+        """For the gate: promotional messages sent since `since` (the local day's start), and
+        when the first and the last message went to the guest."""
+        with self._begin() as session:
+            sent = session.scalar(
+                select(func.count())
+                .select_from(OutboundRow)
+                .where(
+                    OutboundRow.casino_id == casino_id,
+                    OutboundRow.guest_uuid == guest_uuid,
+                    OutboundRow.status.in_(("sent", "delivered")),
+                    OutboundRow.kind.in_(("informational", "marketing")),
+                    OutboundRow.sent_at >= since,
+                )
+            )
+            sent_at = (
+                select(OutboundRow.sent_at)
+                .where(
+                    OutboundRow.casino_id == casino_id,
+                    OutboundRow.guest_uuid == guest_uuid,
+                    OutboundRow.sent_at.is_not(None),
+                )
+                .limit(1)
+            )
+            first = session.scalar(sent_at.order_by(OutboundRow.sent_at))
+            last = session.scalar(sent_at.order_by(OutboundRow.sent_at.desc()))
+            return int(sent or 0), first, last

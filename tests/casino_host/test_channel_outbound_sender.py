@@ -1,0 +1,107 @@
+"""The outbound sender (WP1 items 34-37, T5, T16): each send and each retry runs the gate
+again, a failed send is retried and then dead-lettered, and a STOP before a retry leaves it
+nothing to send. A provider that fails on demand stands in for a carrier."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
+from frontdesk.assistants.casino_host.channel.providers import SendResult, SimulatorProvider
+from frontdesk.assistants.casino_host.content import CasinoContent
+from frontdesk.assistants.casino_host.storage import RETRY_DELAYS, Store
+
+CASINO = "mohegan_sun"
+PHONE = "+18605550190"
+NOON = datetime(2026, 11, 25, 17, 0, tzinfo=UTC)  # 12:00 in New York
+
+
+@dataclasses.dataclass
+class FlakyProvider(SimulatorProvider):
+    failures: int = 0  # how many sends fail before one goes through
+
+    async def send(self, to: str, from_: str, body: str, casino_id: str) -> SendResult:
+        if self.failures > 0:
+            self.failures -= 1
+            return SendResult(False, None, self.name, 0, error="carrier timeout")
+        return await super().send(to, from_, body, casino_id)
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = Store(tmp_path / "host.db", phone_pepper="test-pepper")
+    opened.put_casino(CASINO, name="Mohegan Sun", timezone="America/New_York", state="CT")
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def sender(store: Store) -> OutboundSender:
+    return OutboundSender(store, CasinoContent.load(), FlakyProvider())
+
+
+def opted_in(store: Store) -> str:
+    guest, _ = store.get_or_create_guest(CASINO, PHONE, now=NOON)
+    loaded = store.load_profile(CASINO, guest)
+    loaded.profile.consent.update(sms_opt_in=True)
+    loaded.profile.record_guest_message(substantive=True, now=NOON - timedelta(days=1))
+    store.save_profile(CASINO, loaded.profile, loaded.version, now=NOON)
+    return guest
+
+
+async def test_a_failed_send_is_retried_gated_then_dead_lettered(store, sender):
+    opted_in(store)
+    sender.provider.failures = 10
+    await sender.queue(CASINO, PHONE, "informational", "Buffet reopens Friday",
+                                key="k", now=NOON)  # fmt: skip
+    when = NOON
+    [first] = await sender.send_due(CASINO, when)
+    assert (first.sent, first.status) == (False, "queued")
+    for delay in RETRY_DELAYS:
+        assert await sender.send_due(CASINO, when + delay - timedelta(seconds=1)) == []
+        when += delay
+        [report] = await sender.send_due(CASINO, when)
+    assert report.status == "dead"
+    assert [m.status for m in store.outbound_for(CASINO, statuses=("dead",))] == ["dead"]
+    assert sender.provider.outbox == []
+
+
+async def test_a_retry_runs_the_gate_again(store, sender):
+    opted_in(store)
+    sender.provider.failures = 1
+    await sender.queue(CASINO, PHONE, "informational", "Buffet reopens Friday", key="k",
+                       now=NOON)  # fmt: skip
+    await sender.send_due(CASINO, NOON)
+    # The retry falls at 21:00 in New York: quiet hours, so it is blocked, not sent.
+    night = datetime(2026, 11, 26, 2, 0, tzinfo=UTC)
+    [retry] = await sender.send_due(CASINO, night)
+    assert (retry.sent, retry.status, retry.reason) == (False, "blocked", "quiet_hours")
+    assert sender.provider.outbox == []
+
+
+async def test_a_stop_before_the_retry_cancels_it(store, sender):  # T16, T5
+    guest = opted_in(store)
+    sender.provider.failures = 1
+    await sender.queue(CASINO, PHONE, "informational", "Buffet reopens Friday", key="k",
+                       now=NOON)  # fmt: skip
+    await sender.send_due(CASINO, NOON)
+    assert store.cancel_outbound(CASINO, guest, reason="STOP", now=NOON) == 1
+    assert await sender.send_due(CASINO, NOON + timedelta(minutes=5)) == []
+    assert sender.provider.outbox == []
+
+
+async def test_a_send_that_goes_through_is_recorded_once(store, sender):
+    opted_in(store)
+    queued = await sender.queue(CASINO, PHONE, "informational", "Buffet reopens Friday",
+                                key="k", now=NOON)  # fmt: skip
+    again = await sender.queue(CASINO, PHONE, "informational", "Buffet reopens Friday",
+                               key="k", now=NOON)  # fmt: skip
+    assert again.outbound_id == queued.outbound_id
+    [report] = await sender.send_due(CASINO, NOON)
+    assert report.sent and await sender.send_due(CASINO, NOON + timedelta(hours=1)) == []
+    [sent] = sender.provider.outbox
+    assert sent.to == PHONE and sent.from_ == "+18605550150"
+    assert sent.body == "Buffet reopens Friday"  # texted yesterday: the session is open
