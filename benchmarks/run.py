@@ -1,7 +1,7 @@
 """`make bench`: the concierge's speed figures, printed as a table and saved as JSON.
 
     python -m benchmarks.run [--only graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,
-                              casino_host,users,turns]
+                              casino_host,sms,users,turns]
                              [--out FILE]
 
 - graph:     one full turn through the concierge graph with the scripted model (so the figure
@@ -18,6 +18,9 @@
              (benchmarks/guard.py)
 - casino_host: the compliance gate per message and a whole host turn without inference
              (benchmarks/casino_host.py)
+- sms:       the casino host's SMS webhooks under load: acknowledgement and keyword p95, STOP
+             under 200 concurrent webhooks, a 1,000-delivery retry storm, 1,000 fuzzed
+             requests (benchmarks/sms_load.py)
 - users:     10 people asking the concierge at once with the real embedded model, real server:
              errors, p50/p95 time to first token and to `done` (benchmarks/concurrent_users.py;
              minutes on two cores, so not in the default set)
@@ -330,7 +333,8 @@ def bench_llm() -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "--only", default="graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,casino_host"
+        "--only",
+        default="graph,retrieval,ingest,chat,llm,analyst,guard,codeqa,casino_host,sms",
     )
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
@@ -367,6 +371,10 @@ def main() -> None:
             from benchmarks.casino_host import bench_casino_host
 
             results["casino_host"] = bench_casino_host(tmp / "casino_host")
+        if "sms" in wanted:
+            from benchmarks.sms_load import bench_sms
+
+            results["sms"] = bench_sms(tmp / "sms")
         if "users" in wanted:
             from benchmarks.concurrent_users import run_users
 

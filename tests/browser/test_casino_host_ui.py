@@ -69,6 +69,8 @@ def field(answer, path: str):
 def test_replies_show_as_sms_beside_what_the_host_knows(casino_page):
     page = casino_page
     expect(page.locator("#welcome-title")).to_have_text("Text your casino host")
+    simulator = page.get_by_role("link", name="open the phone simulator")
+    expect(simulator).to_have_attribute("href", "/sms/simulator")
     expect(page.locator("#suggestions button")).to_have_count(4)
     casino = page.get_by_label("Casino", exact=True)
     expect(casino.locator("option")).to_have_text(["Bellagio", "Mohegan Sun"])

@@ -198,3 +198,64 @@ async def test_a_stop_during_the_delay_cancels_the_pending_reply(gateway):  # T5
     await gateway.drain()
     sent = [sms.body for sms in gateway.provider.sent_to(phone)]
     assert len(sent) == 1 and sent[0].startswith("You've been unsubscribed")
+
+
+async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_works(gateway):
+    phone = new_phone()  # T14
+    for _ in range(10):
+        status, body = await post(gateway, simulator_request(phone, "Hi there"))
+        assert (status, body["status"]) == (200, "processed")
+    sent = len(gateway.provider.sent_to(phone))
+    assert await post(gateway, simulator_request(phone, "Hi there")) == (
+        200,
+        {"status": "rate_limited"},
+    )
+    assert len(gateway.provider.sent_to(phone)) == sent
+    status, body = await post(gateway, simulator_request(phone, "STOP"))
+    assert (status, body["status"]) == (200, "processed")
+    assert gateway.provider.sent_to(phone)[-1].body.startswith("You've been unsubscribed")
+    # Another guest of the casino is not limited by this one.
+    assert (await post(gateway, simulator_request(new_phone(), "Hi")))[1]["status"] == "processed"
+
+
+def receipt_request(provider_message_id: str, status: str):
+    body = json.dumps(
+        {"message_id": provider_message_id, "from": CASINO_NUMBER, "status": status}
+    ).encode()
+    return "simulator", URL + "simulator", simulator_headers(body, KEY, int(time.time())), body
+
+
+async def test_delivery_receipts_settle_or_retry_a_sent_message(gateway, service):  # T16
+    from datetime import UTC, datetime
+
+    phone, now = new_phone(), datetime.now(UTC)
+    guest, _ = service.store.get_or_create_guest("mohegan_sun", phone, now=now)
+    sent = []
+    for key in ("a", "b", "c"):
+        queued = await gateway.outbound.queue("mohegan_sun", phone, "transactional", f"Note {key}",
+                                              key=f"receipt-{phone}-{key}", now=now)  # fmt: skip
+        [report] = await gateway.outbound.send_due("mohegan_sun", now, only=[queued.outbound_id])
+        assert report.sent
+        sent.append(gateway.provider.sent_to(phone)[-1].message_id)
+    delivered, failed, unconfirmed = sent
+
+    async def receipt(message_id: str, status: str):
+        outcome = await gateway.handle_receipt(*receipt_request(message_id, status))
+        return outcome.status, outcome.body
+
+    assert await receipt(delivered, "delivered") == (200, {"status": "delivered"})
+    assert await receipt(delivered, "delivered") == (200, {"status": "delivered"})  # duplicate
+    assert await receipt(failed, "failed") == (200, {"status": "queued"})  # retried at +5 s
+    assert await receipt(failed, "failed") == (200, {"status": "queued"})  # duplicate: no change
+    assert await receipt(unconfirmed, "unconfirmed") == (
+        200,
+        {"status": "noted", "outcome": "unconfirmed"},
+    )
+    statuses = [m.status for m in service.store.outbound_for("mohegan_sun", guest)]
+    assert statuses == ["delivered", "queued", "sent"]  # a, b (to be retried), c
+    assert await receipt("sim-unknown", "delivered") == (200, {"status": "unknown_message"})
+    _, _, headers, body = receipt_request(delivered, "delivered")
+    refused = await gateway.handle_receipt(
+        "simulator", URL, {**headers, "x-simulator-signature": "0"}, body
+    )
+    assert refused.status == 401

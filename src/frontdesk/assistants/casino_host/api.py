@@ -1,4 +1,5 @@
-"""The casino host's own HTTP routes: the SMS providers' inbound webhook (issue 19).
+"""The casino host's own HTTP routes: the SMS providers' inbound and delivery-report webhooks
+(issue 19).
 
 `POST /sms/inbound/{provider}` (simulator, twilio, telnyx) takes no API key: each provider
 proves the request is its own by its signature (channel/signatures.py). The body is read raw,
@@ -13,10 +14,12 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import JSONResponse
 
 from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.casino_host.simulator_api import router as simulator_router
 from frontdesk.server.deps import service_for
 from frontdesk.server.schemas import error_responses
 
 router = APIRouter(tags=["sms"])
+router.include_router(simulator_router)
 ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
 
 
@@ -41,4 +44,30 @@ ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
 async def sms_inbound(provider: str, request: Request, service: ThisService) -> JSONResponse:
     raw = await request.body()
     outcome = await service.sms.handle(provider, str(request.url), dict(request.headers), raw)
+    return JSONResponse(outcome.body, status_code=outcome.status)
+
+
+@router.post(
+    "/sms/status/{provider}",
+    summary="An SMS provider's delivery-report webhook (signed): delivered, or failed and retried.",
+    responses={
+        200: {"description": "the message's status after the report (or noted, unknown_message)"},
+        **error_responses(
+            400,
+            401,
+            404,
+            422,
+            503,
+            _400="A body that is not the provider's delivery report",
+            _401="A missing or wrong signature",
+            _404="An unknown provider, or a number no casino texts from",
+            _503="Storage unavailable: the provider retries",
+        ),
+    },
+)
+async def sms_status(provider: str, request: Request, service: ThisService) -> JSONResponse:
+    raw = await request.body()
+    outcome = await service.sms.handle_receipt(
+        provider, str(request.url), dict(request.headers), raw
+    )
     return JSONResponse(outcome.body, status_code=outcome.status)

@@ -17,7 +17,13 @@ from typing import Any
 
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
-from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
+from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider, SMSProvider
+from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
+from frontdesk.assistants.casino_host.channel.senders import (
+    FailoverProvider,
+    TelnyxProvider,
+    TwilioProvider,
+)
 from frontdesk.assistants.casino_host.channel.signatures import telnyx_public_key
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.context import HostServices
@@ -146,6 +152,7 @@ def breaker_for(host: CasinoHostSettings, store: Store, content: CasinoContent) 
 
 async def build_service(settings: Settings, models: Models) -> CasinoHostService:
     host = CasinoHostSettings.of(settings)
+    provider = sms_provider(host)  # a sender without its credentials stops the start here
     knowledge, _ = open_knowledge(settings, models)
     resources = AsyncExitStack()
     try:
@@ -177,17 +184,18 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         settings=host,
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
-    service.sms = build_gateway(service, host)
+    service.sms = build_gateway(service, host, provider)
     sender = asyncio.create_task(send_due_forever(service.sms.outbound))
     resources.callback(sender.cancel)
     return service
 
 
-def build_gateway(service: CasinoHostService, host: CasinoHostSettings) -> SmsGateway:
-    """The SMS channel of this service, with the simulator sending (issue 19 adds Twilio and
-    Telnyx senders with the provider work)."""
+def build_gateway(
+    service: CasinoHostService, host: CasinoHostSettings, provider: SMSProvider
+) -> SmsGateway:
+    """The SMS channel of this service: inbound webhooks, the outbound queue's sender and the
+    rate limits, sending through `provider`."""
     key = host.sms_telnyx_public_key
-    provider = SimulatorProvider()
     outbound = OutboundSender(
         service.store, service.services.content, provider, safe_mode=host.sms_safe_mode
     )
@@ -200,6 +208,7 @@ def build_gateway(service: CasinoHostService, host: CasinoHostSettings) -> SmsGa
             twilio_auth_token=host.sms_twilio_auth_token,
             telnyx_public_key=telnyx_public_key(key) if key else None,
         ),
+        limiter=RateLimiter.from_url(host.sms_redis_url),
         human_delay=host.sms_human_delay,
     )
 
@@ -217,6 +226,29 @@ async def sweep_forever(store: Store, content: CasinoContent) -> None:
                 await asyncio.to_thread(sweep_escalations, store, casino_id, datetime.now(UTC))
             except Exception:
                 logger.exception("escalation sweep failed for %s", casino_id)
+
+
+def sms_provider(host: CasinoHostSettings) -> SMSProvider:
+    """Who sends (FRONTDESK_CASINO_HOST_SMS_PROVIDER), behind the failover when a secondary is
+    set. A provider without its credentials is a start-up error, not a failure per message."""
+
+    def one(name: str) -> SMSProvider:
+        if name == "twilio":
+            if not (host.sms_twilio_account_sid and host.sms_twilio_auth_token):
+                raise ValueError("the Twilio sender needs FRONTDESK_CASINO_HOST_SMS_TWILIO_ACCOUNT_SID "
+                                 "and FRONTDESK_CASINO_HOST_SMS_TWILIO_AUTH_TOKEN")  # fmt: skip
+            return TwilioProvider(host.sms_twilio_account_sid, host.sms_twilio_auth_token,
+                                  base_url=host.sms_twilio_api_url)  # fmt: skip
+        if name == "telnyx":
+            if not host.sms_telnyx_api_key:
+                raise ValueError("the Telnyx sender needs FRONTDESK_CASINO_HOST_SMS_TELNYX_API_KEY")
+            return TelnyxProvider(host.sms_telnyx_api_key, base_url=host.sms_telnyx_api_url)
+        return SimulatorProvider()
+
+    primary = one(host.sms_provider)
+    if host.sms_secondary_provider and host.sms_secondary_provider != host.sms_provider:
+        return FailoverProvider(primary, one(host.sms_secondary_provider))
+    return primary
 
 
 SEND_DUE_EVERY_S = 2.0

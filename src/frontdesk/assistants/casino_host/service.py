@@ -37,7 +37,9 @@ from frontdesk.assistants.casino_host.channel.replies import (
     keyword_decision,
     keyword_language,
 )
+from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
+from frontdesk.assistants.casino_host.consent_records import opt_in_prompt, write_consent_reply
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
@@ -49,9 +51,7 @@ from frontdesk.assistants.casino_host.storage.phone import E164
 from frontdesk.assistants.casino_host.turn_records import (
     Intake,
     Written,
-    opt_in_prompt,
     take_in,
-    write_consent_reply,
     write_holding,
     write_turn,
 )
@@ -201,7 +201,8 @@ class CasinoHostService:
         self.check_scope(casino_id)
         phone = guest_number(user_id) if user_id else conversation_guest(thread_id)
         catalog = self.services.content.catalog(casino_id)
-        now = catalog.local(self.clock())
+        # The phone simulator may set the clock for one message (quiet hours by day).
+        now = catalog.local(SIMULATED_NOW.get() or self.clock())
         delivery_id = delivery_id or f"chat:{uuid.uuid4()}"
         intake = await self._storage(take_in, self.store, casino_id, phone, message,
                                      delivery_id, now)  # fmt: skip

@@ -3,7 +3,7 @@ storage/settings.py, under the same prefix)."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
@@ -40,7 +40,18 @@ class CasinoHostSettings(AssistantSettings):
     # provider without its secret has its webhooks refused (401).
     sms_twilio_auth_token: str | None = None
     sms_telnyx_public_key: str | None = None
+    # Who sends: the simulator (offline), or Twilio or Telnyx, with an optional second provider
+    # that takes over while the first is failing (items 34-35).
+    sms_provider: Literal["simulator", "twilio", "telnyx"] = "simulator"
+    sms_secondary_provider: Literal["twilio", "telnyx"] | None = None
+    sms_twilio_account_sid: str | None = None
+    sms_twilio_api_url: str = "https://api.twilio.com"
+    sms_telnyx_api_key: str | None = None
+    sms_telnyx_api_url: str = "https://api.telnyx.com"
     # Item 33: wait 1-3 s before each SMS, as a person typing would (off: send at once).
     sms_human_delay: bool = True
     # Item 28: safe mode answers guests and sends nothing else (no campaigns, no reminders).
     sms_safe_mode: bool = False
+    # Item 40: the inbound rate limits' shared windows (redis://127.0.0.1:6379/0); unset, each
+    # process counts its own.
+    sms_redis_url: str | None = None

@@ -101,6 +101,7 @@ def simulate(
 ) -> None:
     """Send one signed inbound SMS through the whole pipeline, in process (the webhook's own
     code), and print {"status", "replies": [texts sent back], "opted_in"}."""
+    from frontdesk.assistants.casino_host.channel.simulator import SimulatorOff
     from frontdesk.assistants.casino_host.service import guest_number
     from frontdesk.errors import FrontdeskError
 
@@ -108,19 +109,14 @@ def simulate(
         number = guest_number(sender)
     except FrontdeskError as exc:
         raise fail(str(exc), 2) from None
-    when = None
-    if at is not None:
-        try:
-            when = datetime.fromisoformat(at)
-        except ValueError:
-            raise fail(f"--at must be an ISO time such as 2026-11-25T21:30:00-05:00, not {at!r}")
-        if when.tzinfo is None:
-            raise fail("--at needs a time zone offset, such as 2026-11-25T21:30:00-05:00")
+    when = _when(at)
     settings = settings_for("casino_host")
     try:
         result = asyncio.run(
             with_service(settings, lambda s: _simulate(s, casino, number, text, when))
         )
+    except SimulatorOff as exc:
+        raise fail(str(exc), 2) from None
     except FrontdeskError as exc:
         raise fail(str(exc), 1) from None
     out.print(json.dumps(result, ensure_ascii=False))
@@ -130,24 +126,16 @@ def simulate(
 
 async def _simulate(service: Any, casino: str, number: str, text: str,
                     when: datetime | None) -> dict[str, Any]:  # fmt: skip
-    from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
+    from frontdesk.assistants.casino_host.channel.simulator import simulated_at, text_the_host
 
     service.check_scope(casino)
-    if when is not None:
-        service.clock = lambda: when
     gateway = service.sms
     gateway.human_delay = False  # the command prints what would be sent; it need not wait
-    to = service.services.content.catalog(casino).casino.sms_number
-    if to is None:
-        raise fail(f"casino '{casino}' has no SMS number (sms_number in its casino.yaml)", 2)
-    body = json.dumps({"id": f"cli-{uuid.uuid4()}", "from": number, "to": to, "text": text})
-    raw = body.encode()
-    headers = simulator_headers(raw, gateway.secrets.simulator_keys[0], int(time.time()))
-    sent_before = len(gateway.provider.sent_to(number))
-    outcome = await gateway.handle("simulator", "http://localhost/sms/inbound/simulator",
-                                   headers, raw)  # fmt: skip
+    sent_before = len(getattr(gateway.provider, "outbox", []))
+    with simulated_at(when):
+        outcome = await text_the_host(gateway, casino, number, text)
     await gateway.drain()
-    replies = [sms.body for sms in gateway.provider.sent_to(number)[sent_before:]]
+    replies = [sms.body for sms in gateway.provider.outbox[sent_before:] if sms.to == number]
     return {
         "status": outcome.body.get("status") or "error",
         "replies": replies,

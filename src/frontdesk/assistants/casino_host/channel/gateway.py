@@ -40,6 +40,8 @@ from frontdesk.assistants.casino_host.channel.keywords import (
 )
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter, RateVerdict
+from frontdesk.assistants.casino_host.channel.receipts import parse_receipt
 from frontdesk.assistants.casino_host.channel.signatures import (
     SignatureError,
     verify_simulator,
@@ -55,10 +57,16 @@ logger = logging.getLogger(__name__)
 # Who answered without the model: these replies go out even to a guest who has just opted out
 # (the STOP confirmation itself).
 KEYWORD_SPEAKERS = frozenset({"consent"})
+LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
 
 
 def opts_out(text: str) -> bool:
     return keyword_of(text) is Keyword.STOP or is_natural_opt_out(text)
+
+
+def exempt_from_limits(text: str) -> bool:
+    """STOP, HELP and START are answered however many messages came before (T14)."""
+    return keyword_of(text) in LIMIT_EXEMPT or is_natural_opt_out(text)
 
 
 @dataclass(frozen=True)
@@ -80,6 +88,7 @@ class SmsGateway:
     provider: SMSProvider  # the one that sends
     outbound: OutboundSender  # the durable queue's sender, and the guests' send locks
     secrets: WebhookSecrets
+    limiter: RateLimiter = field(default_factory=RateLimiter)
     clock: Callable[[], float] = time.time
     human_delay: bool = True
     rng: random.Random = field(default_factory=random.Random)
@@ -112,6 +121,13 @@ class SmsGateway:
             return WebhookOutcome(503, {"error": "storage unavailable; retry"})
         if not claim.claimed:
             return WebhookOutcome(200, {"status": "duplicate"})
+        if not exempt_from_limits(sms.text):
+            verdict = await self._rate_limit(casino_id, sms.sender)
+            if not verdict.allowed:
+                # T14: no reply, and a 200 so that the provider does not send it again.
+                logger.warning("sms rate limited (%s window): no reply", verdict.limited_by)
+                await self._finish(provider, casino_id, sms.key, ok=True)
+                return WebhookOutcome(200, {"status": "rate_limited"})
         if opts_out(sms.text):
             # A STOP's write and a send to the same guest never interleave: once the STOP
             # is acknowledged, nothing more goes out (a send under way finishes first).
@@ -119,13 +135,53 @@ class SmsGateway:
                 parts, speaker, ok = await self._answer(casino_id, sms)
         else:
             parts, speaker, ok = await self._answer(casino_id, sms)
+        await self._finish(provider, casino_id, sms.key, ok=ok)
+        delays = self._delays(parts)
+        if parts:
+            self._send_later(casino_id, sms, list(zip(parts, delays, strict=True)), speaker)
+        return WebhookOutcome(
+            200,
+            {"status": "processed", "replies": parts, "delays_s": [round(d, 2) for d in delays]},
+        )
+
+    async def handle_receipt(
+        self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
+    ) -> WebhookOutcome:
+        """A provider's delivery report (T16): signed like its inbound webhooks."""
+        if provider not in PROVIDERS:
+            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
         try:
-            await asyncio.to_thread(self.store.finish_webhook, casino_id, sms.key, ok=ok)
+            self._verify(provider, url, headers, raw)
+            report = parse_receipt(provider, raw)
+        except SignatureError as exc:
+            logger.warning("sms receipt refused (%s): %s", provider, exc.reason)
+            return WebhookOutcome(exc.status, {"error": exc.reason})
+        except BadWebhook as exc:
+            return WebhookOutcome(400, {"error": str(exc)})
+        casino_id = self.casino_of(report.sender)
+        if casino_id is None:
+            return WebhookOutcome(404, {"error": "no casino texts from the sending number"})
+        if report.outcome not in ("delivered", "failed"):
+            return WebhookOutcome(200, {"status": "noted", "outcome": report.outcome})
+        try:
+            status = await asyncio.to_thread(
+                self.store.delivery_receipt, casino_id, report.message_id,
+                delivered=report.outcome == "delivered", error=report.error,
+            )  # fmt: skip
+        except StorageUnavailable:
+            return WebhookOutcome(503, {"error": "storage unavailable; retry"})
+        return WebhookOutcome(200, {"status": status or "unknown_message"})
+
+    async def _finish(self, provider: str, casino_id: str, key: str, *, ok: bool) -> None:
+        try:
+            await asyncio.to_thread(self.store.finish_webhook, casino_id, key, ok=ok)
         except StorageError:
             logger.error("sms webhook %s: its claim could not be closed", provider)
-        if parts:
-            self._send_later(casino_id, sms, parts, speaker)
-        return WebhookOutcome(200, {"status": "processed", "replies": parts})
+
+    async def _rate_limit(self, casino_id: str, sender: str) -> RateVerdict:
+        guest = self.store.phone_hash(casino_id, sender)  # no number in Redis
+        windows = [("guest", f"{casino_id}:{guest}"), ("casino", casino_id), ("global", "all")]
+        return await asyncio.to_thread(self.limiter.hit, windows)
 
     def casino_of(self, number: str) -> str | None:
         content = self.service.services.content
@@ -176,16 +232,24 @@ class SmsGateway:
             return split_sms(text, max_parts=2), "fallback", False
         return list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""), True
 
-    def _send_later(self, casino_id: str, sms: InboundSms, parts: list[str], speaker: str) -> None:
+    def _delays(self, parts: list[str]) -> list[float]:
+        """Item 33: how long the host "types" before each SMS (0 when the delay is off)."""
+        if not parts or not self.human_delay:
+            return [0.0] * len(parts)
+        kind = message_type(parts[0], first_of_session=False, sensitive=False,
+                            sms_parts=len(parts))  # fmt: skip
+        return delays_for(parts, kind, self.rng)
+
+    def _send_later(self, casino_id: str, sms: InboundSms, parts: list[tuple[str, float]],
+                    speaker: str) -> None:  # fmt: skip
         task = asyncio.get_running_loop().create_task(self._send(casino_id, sms, parts, speaker))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _send(self, casino_id: str, sms: InboundSms, parts: list[str], speaker: str) -> None:
-        kind = message_type(parts[0], first_of_session=False, sensitive=False,
-                            sms_parts=len(parts))  # fmt: skip
-        for part, delay in zip(parts, delays_for(parts, kind, self.rng), strict=True):
-            if self.human_delay:
+    async def _send(self, casino_id: str, sms: InboundSms, parts: list[tuple[str, float]],
+                    speaker: str) -> None:  # fmt: skip
+        for part, delay in parts:
+            if delay > 0:
                 await self.sleep(delay)
             async with self.outbound.locks.hold(casino_id, sms.sender):
                 if speaker not in KEYWORD_SPEAKERS and await self.opted_out(casino_id, sms.sender):

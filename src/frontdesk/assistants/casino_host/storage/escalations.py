@@ -326,13 +326,21 @@ class EscalationStore(StoreBase):
 
     @public
     def audit_entries(
-        self, casino_id: str, *, event: str | None = None, limit: int = 100
+        self,
+        casino_id: str,
+        *,
+        event: str | None = None,
+        guest_uuid: str | None = None,
+        limit: int = 100,
     ) -> list[AuditEntry]:
-        """The casino's newest audit rows first."""
+        """The casino's newest audit rows first (of one guest: by its number's hash)."""
         with self._begin() as session:
             query = select(AuditRow).where(AuditRow.casino_id == casino_id)
             if event is not None:
                 query = query.where(AuditRow.event == event)
+            if guest_uuid is not None:
+                phone_hash = self._guest(session, casino_id, guest_uuid).phone_hash
+                query = query.where(AuditRow.guest_hash == log_hash(phone_hash))
             rows = session.scalars(query.order_by(AuditRow.audit_id.desc()).limit(limit)).all()
             return [
                 AuditEntry(

@@ -265,8 +265,9 @@ export function welcome(assistant) {
   const where = names.length ? names.join(" and ") : "the casino";
   return {
     title: "Text your casino host",
-    text: `An AI host for ${where}, by SMS: dining, shows, the spa, your visit and offers, in English or Spanish. Pick a casino and a guest, then text away:`,
+    text: `An AI host for ${where}, by SMS: dining, shows, the spa, your visit and offers, in English or Spanish. Pick a casino and a guest, then text away. To try STOP, quiet hours and consent as a phone would:`,
     hint: "Replies show as the SMS a guest gets, with what the host knows beside them.",
+    link: { label: "open the phone simulator", href: "/sms/simulator" },
   };
 }
 

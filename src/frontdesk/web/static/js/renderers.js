@@ -6,8 +6,9 @@
 // The interface (`assistant` is the GET /assistants entry: {name, title, description,
 // topics: {route: human name}, ui, signs_in, ready, info}):
 //
-//   export function welcome(assistant) -> {title?, text?, hint?}
-//       The welcome card's heading and line, and the hint under the composer.
+//   export function welcome(assistant) -> {title?, text?, hint?, link?: {label, href}}
+//       The welcome card's heading and line, and the hint under the composer; `link`, a page
+//       of this server ("/…"), is shown after the line.
 //   export function topicChips(assistant) -> [{label, prompt}]
 //       Suggestion chips: the label a person reads, the question a click sends.
 //   export function progressText(data, message) -> string | null

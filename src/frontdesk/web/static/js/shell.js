@@ -256,6 +256,14 @@ function showWelcome(assistant, renderer) {
   const texts = { ...genericWelcome(assistant), ...own };
   ui.welcomeTitle.textContent = texts.title;
   ui.welcomeText.textContent = texts.text;
+  // A renderer may add one link of this server's (a page of its own, such as a simulator).
+  const link = own.link;
+  if (link && typeof link.href === "string" && link.href.startsWith("/") && !link.href.startsWith("//")) {
+    const anchor = document.createElement("a");
+    anchor.href = link.href;
+    anchor.textContent = String(link.label || link.href);
+    ui.welcomeText.append(" ", anchor);
+  }
   ui.hintSource.textContent = texts.hint;
   const chips = typeof renderer.topicChips === "function"
     ? asList(renderer.topicChips(assistant)) : genericTopicChips(assistant);

@@ -1,0 +1,58 @@
+"""Texting the host as a guest, in process: one inbound SMS signed as the simulator signs it and
+handed to the webhook's own pipeline (`SmsGateway.handle`), for `frontdesk sms simulate` and the
+phone simulator page. The clock may be set for that one message (`simulated_at`), to try quiet
+hours without waiting for the night."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import datetime
+from typing import Any
+
+from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
+from frontdesk.errors import FrontdeskError
+
+# The casino's clock for the message being simulated (None: the real clock). A context
+# variable, so one simulated message never moves another request's clock.
+SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("casino_host_simulated_now", default=None)
+
+
+class SimulatorOff(FrontdeskError):
+    """The simulator is for offline trials: it needs the simulator sending."""
+
+
+@contextmanager
+def simulated_at(when: datetime | None) -> Iterator[None]:
+    if when is not None and when.tzinfo is None:
+        raise ValueError("a simulated time needs a time zone offset")
+    token = SIMULATED_NOW.set(when)
+    try:
+        yield
+    finally:
+        SIMULATED_NOW.reset(token)
+
+
+def require_simulator(gateway: Any) -> None:
+    if not hasattr(gateway.provider, "sent_to"):
+        raise SimulatorOff(
+            "the phone simulator shows what the simulator sends: it needs "
+            "FRONTDESK_CASINO_HOST_SMS_PROVIDER=simulator"
+        )
+
+
+async def text_the_host(gateway: Any, casino_id: str, number: str, text: str) -> Any:
+    """The webhook's outcome for one signed simulator message from `number` to the casino."""
+    require_simulator(gateway)
+    to = gateway.service.services.content.catalog(casino_id).casino.sms_number
+    if to is None:
+        raise FrontdeskError(
+            f"casino '{casino_id}' has no SMS number (sms_number in its casino.yaml)"
+        )
+    raw = json.dumps({"id": f"sim-{uuid.uuid4()}", "from": number, "to": to, "text": text}).encode()
+    headers = simulator_headers(raw, gateway.secrets.simulator_keys[0], int(time.time()))
+    return await gateway.handle("simulator", "http://localhost/sms/inbound/simulator", headers, raw)

@@ -1,0 +1,167 @@
+"""A compliance keyword's writes (WP1 items 14-25, T5, T6, T19), in one transaction: the consent
+record (X4), the consent ledger's hash-chain event, the audit row, the cancelled outbound queue
+of a STOP, and the reply. Split from `turn_records`, which records ordinary turns."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from frontdesk.assistants.casino_host.channel.replies import KeywordDecision
+from frontdesk.assistants.casino_host.profile import GuestProfile
+from frontdesk.assistants.casino_host.storage import StaleProfile, Store
+from frontdesk.assistants.casino_host.turn_records import SAVE_ATTEMPTS, Intake, reply_key
+
+
+def write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
+                        keyword: str | None, reply: str | None, now: datetime) -> GuestProfile:  # fmt: skip
+    """A compliance keyword's effect, once per message, in one transaction: the consent record
+    (X4: `suppressed`, `sms_opt_in`, `marketing_consent`, the history), the consent ledger's
+    hash-chain event, the audit row, and the reply (None: a suppressed guest is sent nothing)."""
+    with store.transaction():
+        return _write_consent_reply(store, intake, decision, keyword=keyword, reply=reply, now=now)
+
+
+def _consent_state(consent: dict[str, Any]) -> dict[str, bool]:
+    return {
+        "sms_opt_in": bool(consent.get("sms_opt_in")),
+        "marketing_consent": bool(consent.get("marketing_consent")),
+        "suppressed": bool(consent.get("suppressed")),
+    }
+
+
+CONSENT_AUDIT_EVENTS = {
+    "opt_out": "consent_revoked",
+    "opt_in": "consent_granted",
+    "marketing_opt_in": "consent_granted",
+    "deletion_requested": "deletion_requested",
+}
+
+
+def opt_in_prompt(store: Store, intake: Intake) -> str | None:
+    """The outbound a YES would confirm (T19): the last one sent to a guest who has not given
+    express written consent yet; None when there is none."""
+    if intake.profile.consent.get("consent_type") == "express_written":
+        return None
+    sent = store.outbound_for(intake.casino_id, intake.guest_uuid, statuses=("sent", "delivered"))
+    promotional = [m for m in sent if m.kind != "keyword"]
+    return promotional[-1].outbound_id if promotional else None
+
+
+ALWAYS_AUDITED = frozenset({"deletion_requested", "marketing_opt_in"})
+
+
+def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile,
+                             prompted_by: str, now: datetime) -> None:  # fmt: skip
+    """T19: YES to a first outbound is the double opt-in: express written consent, with the
+    message that asked for it as evidence."""
+    before = _consent_state(profile.consent)
+    profile.consent.update(
+        sms_opt_in=True,
+        marketing_consent=True,
+        consent_type="express_written",
+        written_consent_evidence={
+            "method": "sms_double_opt_in",
+            "prompted_by_message_id": prompted_by,
+            "reply_message_id": intake.message_id,
+            "timestamp": now.isoformat(),
+        },
+    )
+    store.append_consent_event(
+        intake.casino_id,
+        intake.guest_uuid,
+        {
+            "event_type": "consent_granted",
+            "action": "opt_in",
+            "method": "sms_double_opt_in",
+            "consent_type": "express_written",
+            "prompted_by_message_id": prompted_by,
+            "previous_state": before,
+            "new_state": _consent_state(profile.consent),
+            "timestamp": now.isoformat(),
+        },
+        now=now,
+    )
+
+
+def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
+                         keyword: str | None, reply: str | None,
+                         now: datetime) -> GuestProfile:  # fmt: skip
+    for attempt in range(SAVE_ATTEMPTS):
+        loaded = store.load_profile(intake.casino_id, intake.guest_uuid)
+        profile = loaded.profile
+        if profile.engagement.last_message_id == intake.message_id:
+            break  # applied by an earlier delivery of this message
+        changes = (
+            decision.suppressed is not None
+            and profile.consent.get("suppressed", False) != decision.suppressed
+        )
+        if changes:
+            before = _consent_state(profile.consent)
+            profile.consent["suppressed"] = decision.suppressed
+            # Item 14: STOP withdraws every SMS consent; START restores the SMS channel only
+            # (marketing needs written consent again).
+            profile.consent["sms_opt_in"] = not decision.suppressed
+            if decision.suppressed:
+                profile.consent["marketing_consent"] = False
+                # Withdrawn: the written consent's evidence stays, as does the ledger; a
+                # marketing text needs a new double opt-in after START.
+                profile.consent["consent_type"] = None
+            store.append_consent_event(
+                intake.casino_id,
+                intake.guest_uuid,
+                {
+                    "event_type": CONSENT_AUDIT_EVENTS[decision.event or "opt_out"],
+                    "action": "opt_out" if decision.suppressed else "opt_in",
+                    "method": "sms_keyword",
+                    "keyword": keyword,
+                    "previous_state": before,
+                    "new_state": _consent_state(profile.consent),
+                    "timestamp": now.isoformat(),
+                },
+                now=now,
+            )
+            history = list(profile.consent.get("consent_revocation_history") or [])
+            history.append(
+                {
+                    "action": "opt_out" if decision.suppressed else "opt_in",
+                    "method": "text_keyword",
+                    "timestamp": now.isoformat(),
+                    "processed_by": "casino_host",
+                }
+            )
+            profile.consent["consent_revocation_history"] = history
+            if decision.suppressed:
+                # T5: nothing queued, scheduled or retrying goes out after a STOP; cancelled
+                # in the STOP's own transaction, before its reply is acknowledged.
+                store.cancel_outbound(intake.casino_id, intake.guest_uuid, reason="STOP", now=now)
+        if decision.event == "marketing_opt_in" and decision.prompted_by is not None:
+            _confirm_written_consent(store, intake, profile, decision.prompted_by, now)
+        if decision.event == "deletion_requested":
+            profile.consent.setdefault("deletion_requested_at", now.isoformat())
+        if decision.event is not None and (changes or decision.event in ALWAYS_AUDITED):
+            store.audit(
+                intake.casino_id,
+                CONSENT_AUDIT_EVENTS[decision.event],
+                guest_uuid=intake.guest_uuid,
+                details={"method": "sms_keyword", "keyword": keyword},
+                now=now,
+            )
+        profile.record_guest_message(substantive=False, now=now)
+        profile.engagement.last_message_id = intake.message_id
+        try:
+            store.save_profile(intake.casino_id, profile, loaded.version, now=now)
+            break
+        except StaleProfile:
+            if attempt == SAVE_ATTEMPTS - 1:
+                raise
+    if reply is not None:
+        store.record_outbound(
+            intake.casino_id,
+            thread_id=intake.thread_id,
+            text=reply,
+            agent="consent",
+            idempotency_key=reply_key(intake.message_id),
+            now=now,
+        )
+    return profile

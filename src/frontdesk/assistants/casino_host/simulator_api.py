@@ -1,0 +1,179 @@
+"""The phone simulator page and its API (issue 19): text the host as any guest number, see what
+would be sent (each SMS with its encoding, segments and delay), send STOP/HELP/START, try an
+outbound message through the gate, jump the clock to try quiet hours, and read the guest's
+consent chain and audit rows.
+
+    GET  /sms/simulator                        the page (web/simulator.html)
+    POST /sms/simulator/text      {casino, number, text, at?}
+    POST /sms/simulator/outbound  {casino, number, type, text, at?}
+    GET  /sms/simulator/guest?casino=…&number=…
+
+It runs only while the simulator sends (FRONTDESK_CASINO_HOST_SMS_PROVIDER=simulator): nothing
+here can text a real phone. Everything it shows is what the store holds, de-identified as
+stored (the audit rows carry a 16-hex hash of the number, never the number).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.casino_host.channel.simulator import (
+    SimulatorOff,
+    require_simulator,
+    simulated_at,
+    text_the_host,
+)
+from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
+from frontdesk.server.deps import service_for
+from frontdesk.server.errors import ApiError
+from frontdesk.server.identity import caller_of, require_assistant
+
+WEB = Path(__file__).parent / "web"
+ASSETS = {"simulator.js": "text/javascript", "simulator.css": "text/css"}
+E164 = r"^\+[1-9]\d{7,14}$"
+
+router = APIRouter(prefix="/sms/simulator", tags=["sms simulator"])
+ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
+
+
+class TextIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    casino: str = Field(min_length=1, max_length=64)
+    number: str = Field(pattern=E164, description="The guest's number, E.164")
+    text: str = Field(min_length=1, max_length=1600)
+    at: datetime | None = Field(
+        None, description="The clock for this message; without an offset, the casino's own"
+    )
+
+
+class OutboundIn(TextIn):
+    type: Literal["transactional", "informational", "marketing"]
+
+
+def _simulator(request: Request, service: ThisService) -> Any:
+    require_assistant(caller_of(request), "casino_host")
+    try:
+        require_simulator(service.sms)
+    except SimulatorOff as exc:
+        raise ApiError(404, str(exc)) from None
+    return service
+
+
+Simulator = Annotated[Any, Depends(_simulator)]
+
+
+def _check(service: Any, casino: str, at: datetime | None) -> datetime | None:
+    """The casino, checked; `at` as an aware time (a time without an offset is the casino's
+    own wall clock, as the page's clock jump sends it)."""
+    content = service.services.content
+    if casino not in content.casino_ids:
+        known = ", ".join(content.casino_ids)
+        raise ApiError(404, f"No casino '{casino[:64]}'. The casinos are: {known}.")
+    if at is not None and at.tzinfo is None:
+        return at.replace(tzinfo=content.catalog(casino).casino.tz)
+    return at
+
+
+def _sms(body: str, delay: float | None = None) -> dict[str, Any]:
+    encoding, segments = classify_encoding(body)
+    return {"body": body, "encoding": encoding, "segments": segments, "delay_s": delay}
+
+
+@router.get("", include_in_schema=False)
+async def page() -> FileResponse:
+    return FileResponse(WEB / "simulator.html", media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})  # fmt: skip
+
+
+@router.post("/text", summary="Text the host as a guest (simulator): what it would send back.")
+async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
+    at = _check(service, body.casino, body.at)
+    with simulated_at(at):
+        outcome = await text_the_host(service.sms, body.casino, body.number, body.text)
+    if outcome.status != 200:
+        raise ApiError(outcome.status, str(outcome.body.get("error") or "refused"))
+    replies = outcome.body.get("replies") or []
+    delays = outcome.body.get("delays_s") or [None] * len(replies)
+    return {
+        "status": outcome.body.get("status"),
+        "replies": [_sms(r, d) for r, d in zip(replies, delays, strict=False)],
+        "opted_in": not await service.sms.opted_out(body.casino, body.number),
+    }
+
+
+@router.post("/outbound", summary="Send an outbound SMS through the eligibility gate (simulator).")
+async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
+    from frontdesk.assistants.casino_host.channel.outbound import CarrierRiskTooHigh
+
+    now = _check(service, body.casino, body.at) or datetime.now(UTC)
+    sender = service.sms.outbound
+    try:
+        queued = await sender.queue(body.casino, body.number, body.type, body.text,
+                                    key=f"simulator:{uuid.uuid4()}", now=now)  # fmt: skip
+    except CarrierRiskTooHigh as exc:
+        return {"sent": False, "reason": "carrier_risk", "detail": str(exc), "sms": None}
+    [report] = await sender.send_due(body.casino, now, only=[queued.outbound_id])
+    return {"sent": report.sent, "reason": report.reason, "detail": report.detail,
+            "sms": _sms(queued.body)}  # fmt: skip
+
+
+@router.get("/guest", summary="A simulated guest's consent record, consent chain and audit rows.")
+async def guest(
+    service: Simulator,
+    casino: Annotated[str, Query(min_length=1, max_length=64)],
+    number: Annotated[str, Query(pattern=E164)],
+) -> dict[str, Any]:
+    _check(service, casino, None)
+    return await asyncio.to_thread(_guest_view, service.store, casino, number)
+
+
+# Last: "/{name}" would otherwise take /guest.
+@router.get("/{name}", include_in_schema=False)
+async def asset(name: str) -> FileResponse:
+    if name not in ASSETS:
+        raise ApiError(404, "Not found.")
+    return FileResponse(WEB / name, media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+
+
+def _guest_view(store: Any, casino: str, number: str) -> dict[str, Any]:
+    guest_uuid = store.find_guest(casino, number)
+    if guest_uuid is None:
+        return {"known": False, "consent": {}, "chain": None, "audit": [], "outbound": []}
+    consent = store.load_profile(casino, guest_uuid).profile.consent
+    events = store.consent_chain(casino, guest_uuid)
+    verified = store.verify_consent_chain(casino, guest_uuid).as_dict()
+    return {
+        "known": True,
+        "consent": {
+            key: consent.get(key)
+            for key in ("sms_opt_in", "marketing_consent", "suppressed", "consent_type")
+        },
+        "chain": {
+            **verified,
+            "events": [
+                {
+                    "position": e.chain_position,
+                    "event": e.payload.get("event_type"),
+                    "action": e.payload.get("action"),
+                    "method": e.payload.get("method"),
+                    "at": e.created_at.isoformat(),
+                    "hash": e.content_hash[:12],
+                }
+                for e in events
+            ],
+        },
+        "audit": [
+            {"event": a.event, "at": a.created_at.isoformat(), "details": a.details}
+            for a in store.audit_entries(casino, guest_uuid=guest_uuid, limit=50)
+        ],
+        "outbound": [m.as_dict() for m in store.outbound_for(casino, guest_uuid)][-20:],
+    }

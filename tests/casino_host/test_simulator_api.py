@@ -1,0 +1,74 @@
+"""The phone simulator's API (issue 19) through the HTTP app: text and outbound answer with each
+SMS's encoding, segments and delay; a time without an offset is the casino's own clock; bad
+input is a clear 4xx; and with a real provider sending the simulator is off (404)."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+import httpx
+
+from frontdesk.assistants.casino_host.build import build_service
+from frontdesk.runtime import Models
+from frontdesk.server.app import create_app
+
+from .test_service import offline_settings
+
+
+@asynccontextmanager
+async def serving(settings):
+    service = await build_service(settings, Models(settings))
+
+    async def services(_settings):
+        return {"casino_host": service}
+
+    app = create_app(settings.model_copy(update={"assistant": "casino_host"}),
+                     service_factory=services)  # fmt: skip
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            yield client
+
+
+async def test_text_outbound_and_the_guest_view(tmp_path):
+    async with serving(offline_settings(tmp_path)) as client:
+        guest = {"casino": "mohegan_sun", "number": "+18605550171"}
+        answer = await client.post("/sms/simulator/text", json={**guest, "text": "HELP"})
+        assert answer.status_code == 200, answer.text
+        first, second = answer.json()["replies"]  # HELP's text takes two SMS
+        assert first["body"].startswith("This is Seven, the AI host for Mohegan Sun")
+        for sms in (first, second):
+            assert (sms["encoding"], sms["segments"]) == ("GSM-7", 1)
+            assert 1.0 <= sms["delay_s"] <= 3.0
+        # 21:30 on the casino's clock (no offset): quiet hours for an informational text.
+        late = await client.post("/sms/simulator/outbound", json={
+            **guest, "type": "informational", "text": "Buffet Friday", "at": "2026-11-25T21:30:00",
+        })  # fmt: skip
+        assert late.json()["reason"] in ("consent_tier", "quiet_hours")
+        view = (await client.get("/sms/simulator/guest", params=guest)).json()
+        assert view["known"] and view["chain"]["valid"]
+        assert [m["status"] for m in view["outbound"]] == ["blocked"]
+        unknown = await client.get(
+            "/sms/simulator/guest", params={**guest, "number": "+18605550999"}
+        )
+        assert unknown.json()["known"] is False
+        refused = await client.post("/sms/simulator/text", json={**guest, "casino": "nowhere",
+                                                                 "text": "hi"})  # fmt: skip
+        assert refused.status_code == 404 and "bellagio, mohegan_sun" in refused.json()["error"]
+        bad = await client.post(
+            "/sms/simulator/text", json={**guest, "number": "860555", "text": "x"}
+        )
+        assert bad.status_code == 422
+
+
+async def test_the_simulator_is_off_while_a_real_provider_sends(tmp_path):
+    settings = offline_settings(
+        tmp_path, sms_provider="twilio", sms_twilio_account_sid="AC1", sms_twilio_auth_token="t"
+    )
+    async with serving(settings) as client:
+        answer = await client.post(
+            "/sms/simulator/text",
+            json={"casino": "mohegan_sun", "number": "+18605550171", "text": "hi"},
+        )
+        assert answer.status_code == 404
+        assert "FRONTDESK_CASINO_HOST_SMS_PROVIDER=simulator" in answer.json()["error"]
