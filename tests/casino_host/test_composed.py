@@ -67,3 +67,24 @@ def test_a_line_about_no_item_is_not_restated():
 
 def test_nothing_to_say_without_facts():
     assert composed_reply(Facts(), "en") is None
+
+
+def test_a_place_open_round_the_clock_says_24_hours():
+    """Found with the phone simulator: an attraction open all day was "open 12:00 AM-12:00 AM",
+    which reads as closed."""
+    from datetime import UTC, datetime
+    from types import SimpleNamespace
+
+    from frontdesk.assistants.casino_host.content import CasinoContent
+    from frontdesk.assistants.casino_host.tools import ALL_DAY, opening_today
+
+    catalog = CasinoContent.load().catalog("bellagio")
+    ctx = SimpleNamespace(catalog=catalog, now=datetime(2026, 11, 25, 20, tzinfo=UTC))
+    assert opening_today(ctx, catalog.venue("fiori_di_como")) == ALL_DAY
+    facts = Facts()
+    facts.add("Fiori di Como: Attraction. Located in Main lobby.", "Fiori di Como")
+    facts.today["Fiori di Como"] = ALL_DAY
+    assert composed_reply(facts, "en") == (
+        "Try Fiori di Como: Attraction. Located in Main lobby. It's open 24 hours today."
+    )
+    assert composed_reply(facts, "es") == "Le recomiendo Fiori di Como. Hoy abre las 24 horas."

@@ -46,3 +46,16 @@ def test_a_continued_session_and_a_disclosing_greeting_are_left_alone():
     shaped = shape_reply(greeting, agent="host", first_message=True, disclose_ai=True)
     assert shaped.text.count("Seven") == 1
     assert "ai_disclosure" not in shaped.rules
+
+
+def test_a_first_spanish_reply_is_not_cut_to_make_room_for_the_tag():
+    """Found with the phone simulator: "Seven (anfitrion IA): Sí, hay espectáculos este fin de
+    semana en" (UCS-2 holds 70 characters a part); the answer may take a second SMS instead."""
+    answer = "Sí, hay espectáculos este fin de semana en el Teatro O y en la sala de conciertos."
+    shaped = shape_reply(answer, agent="host", first_message=True, disclose_ai=True,
+                         language="es")  # fmt: skip
+    assert shaped.parts[0].startswith("Seven (anfitrion IA): Sí, hay espectáculos")
+    assert " ".join(shaped.parts).endswith("sala de conciertos.")
+    assert len(shaped.parts) == 2
+    # Without the tag a first message still keeps to one SMS.
+    assert len(shape_reply(answer, agent="host", first_message=True, language="es").parts) == 1

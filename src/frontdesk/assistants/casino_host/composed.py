@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from frontdesk.assistants.casino_host.tools import Facts
+from frontdesk.assistants.casino_host.tools import ALL_DAY, Facts
 
 _FIRST_SENTENCE = re.compile(r"^(?:(?:Type|Answer): )?[^.]+\.")
 # How the content's texts label a fact ("Type: comedy.", "Answer: Check-in is at 3 PM.").
@@ -22,12 +22,14 @@ TEMPLATES = {
     "en": {
         "place": "Try {name}: {what}",
         "today": " Today it's open {periods}.",
+        "all_day": " It's open 24 hours today.",
         "offer": "We'd love to welcome you with {value}. To redeem: {how}",
         "item": "{name}: {what}",
     },
     "es": {
         "place": "Le recomiendo {name}.",
         "today": " Hoy abre {periods}.",
+        "all_day": " Hoy abre las 24 horas.",
         "offer": "Nos encantaría recibirle con {value} ({title}). Para usarlo: {how}",
         "item": "Le recomiendo {name}.",
     },
@@ -54,5 +56,7 @@ def composed_reply(facts: Facts, language: str) -> str | None:
             what += f" {where.group(0)}"
         periods = facts.today.get(name)
         reply = words["place" if periods else "item"].format(name=name, what=what)
+        if periods == ALL_DAY:
+            return reply + words["all_day"]
         return reply + (words["today"].format(periods=periods) if periods else "")
     return None

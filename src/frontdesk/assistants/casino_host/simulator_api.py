@@ -36,6 +36,7 @@ from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
 from frontdesk.server.deps import service_for
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import caller_of, require_assistant
+from frontdesk.server.schemas import error_responses
 
 WEB = Path(__file__).parent / "web"
 ASSETS = {"simulator.js": "text/javascript", "simulator.css": "text/css"}
@@ -94,7 +95,40 @@ async def page() -> FileResponse:
                         headers={"Cache-Control": "no-cache"})  # fmt: skip
 
 
-@router.post("/text", summary="Text the host as a guest (simulator): what it would send back.")
+@router.get("/simulator.js", include_in_schema=False)
+async def script() -> FileResponse:
+    return _asset("simulator.js")
+
+
+@router.get("/simulator.css", include_in_schema=False)
+async def styles() -> FileResponse:
+    return _asset("simulator.css")
+
+
+def _asset(name: str) -> FileResponse:
+    return FileResponse(WEB / name, media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
+
+
+ERRORS = error_responses(
+    400,
+    401,
+    403,
+    404,
+    422,
+    503,
+    _400="A body that is not JSON",
+    _401="A forged or expired session, or no credentials where they are required",
+    _403="An API key that may not use the casino host",
+    _404="An unknown casino, or the simulator is off (a real provider sends)",
+    _503="The casino host's database is not reachable: try again shortly",
+)
+
+
+@router.post(
+    "/text",
+    summary="Text the host as a guest (simulator): what it would send back.",
+    responses=ERRORS,
+)
 async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
     at = _check(service, body.casino, body.at)
     with simulated_at(at):
@@ -110,7 +144,11 @@ async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
     }
 
 
-@router.post("/outbound", summary="Send an outbound SMS through the eligibility gate (simulator).")
+@router.post(
+    "/outbound",
+    summary="Send an outbound SMS through the eligibility gate (simulator).",
+    responses=ERRORS,
+)
 async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
     from frontdesk.assistants.casino_host.channel.outbound import CarrierRiskTooHigh
 
@@ -126,7 +164,11 @@ async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
             "sms": _sms(queued.body)}  # fmt: skip
 
 
-@router.get("/guest", summary="A simulated guest's consent record, consent chain and audit rows.")
+@router.get(
+    "/guest",
+    summary="A simulated guest's consent record, consent chain and audit rows.",
+    responses=ERRORS,
+)
 async def guest(
     service: Simulator,
     casino: Annotated[str, Query(min_length=1, max_length=64)],
@@ -134,14 +176,6 @@ async def guest(
 ) -> dict[str, Any]:
     _check(service, casino, None)
     return await asyncio.to_thread(_guest_view, service.store, casino, number)
-
-
-# Last: "/{name}" would otherwise take /guest.
-@router.get("/{name}", include_in_schema=False)
-async def asset(name: str) -> FileResponse:
-    if name not in ASSETS:
-        raise ApiError(404, "Not found.")
-    return FileResponse(WEB / name, media_type=ASSETS[name], headers={"Cache-Control": "no-cache"})
 
 
 def _guest_view(store: Any, casino: str, number: str) -> dict[str, Any]:

@@ -65,12 +65,17 @@ def _search(ctx: CasinoHostContext, query: str, categories: tuple[str, ...]) -> 
     return [hit for hit in hits if hit.category in categories][:SEARCH_K]
 
 
+ALL_DAY = "24 hours"
+
+
 def opening_today(ctx: CasinoHostContext, venue: Venue) -> str | None:
     """A venue's opening periods today ("5:00 PM-10:00 PM"), "" when closed all day, None
     without regular hours: computed from its weekly table."""
     hours = ctx.catalog.hours_on(venue.id, ctx.now.date())
     if hours is None:
         return None
+    if any(p.closes - p.opens >= timedelta(hours=24) for p in hours.periods):
+        return ALL_DAY  # not "12:00 AM-12:00 AM", which reads as closed
     return ", ".join(
         f"{clock_text(p.opens.time())}-{clock_text(p.closes.time())}" for p in hours.periods
     )

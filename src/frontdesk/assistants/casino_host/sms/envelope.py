@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from frontdesk.assistants.casino_host.sms.change import Change, rules_of
 from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
 from frontdesk.assistants.casino_host.sms.filters import filter_reply
-from frontdesk.assistants.casino_host.sms.gsm import fold_lookalikes
+from frontdesk.assistants.casino_host.sms.gsm import fits_one_sms, fold_lookalikes
 from frontdesk.assistants.casino_host.sms.persona import apply_style, sanitize
 from frontdesk.assistants.casino_host.sms.segment import split_sms
 
@@ -59,11 +59,16 @@ def shape_reply(
         first_message=first_message,
     )
     changes.extend(styled.changes)
-    text = styled.text
+    text, limit = styled.text, max_parts or styled.max_parts
     if disclose_ai and not discloses_ai(text):
         text = with_ai_disclosure(text, language)
         changes.append(Change("ai_disclosure", "said that an AI is texting (first of session)"))
-    parts = split_sms(text, max_parts=max_parts or styled.max_parts)
+        # The disclosure is the law's and one SMS for a first message a style rule: when the
+        # tag pushes the answer past one SMS (70 characters in UCS-2), it may take a second
+        # rather than lose its answer.
+        if limit == 1 and not fits_one_sms(text):
+            limit = 2
+    parts = split_sms(text, max_parts=limit)
     if " ".join(parts).split() != fold_lookalikes(text).split():
         changes.append(Change("length", f"shortened to fit {len(parts)} SMS"))
     return ShapedReply(tuple(parts), text, tuple(changes), filtered.fallback_used)
