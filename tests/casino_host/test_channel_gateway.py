@@ -211,6 +211,12 @@ async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_wor
         {"status": "rate_limited"},
     )
     assert len(gateway.provider.sent_to(phone)) == sent
+    [limited] = gateway.store.audit_entries(
+        "mohegan_sun",
+        event="sms_rate_limited",
+        guest_uuid=gateway.store.find_guest("mohegan_sun", phone),
+    )
+    assert limited.details == {"window": "guest", "provider": "simulator", "message_length": 8}
     status, body = await post(gateway, simulator_request(phone, "STOP"))
     assert (status, body["status"]) == (200, "processed")
     assert gateway.provider.sent_to(phone)[-1].body.startswith("You've been unsubscribed")

@@ -124,8 +124,10 @@ class SmsGateway:
         if not exempt_from_limits(sms.text):
             verdict = await self._rate_limit(casino_id, sms.sender)
             if not verdict.allowed:
-                # T14: no reply, and a 200 so that the provider does not send it again.
+                # T14: no reply, and a 200 so that the provider does not send it again. The
+                # audit log keeps that it came (de-identified), so it is not silently lost.
                 logger.warning("sms rate limited (%s window): no reply", verdict.limited_by)
+                await self._record_limited(casino_id, sms, verdict)
                 await self._finish(provider, casino_id, sms.key, ok=True)
                 return WebhookOutcome(200, {"status": "rate_limited"})
         if opts_out(sms.text):
@@ -177,6 +179,16 @@ class SmsGateway:
             await asyncio.to_thread(self.store.finish_webhook, casino_id, key, ok=ok)
         except StorageError:
             logger.error("sms webhook %s: its claim could not be closed", provider)
+
+    async def _record_limited(self, casino_id: str, sms: InboundSms, verdict: RateVerdict) -> None:
+        details = {"window": verdict.limited_by, "provider": sms.provider,
+                   "message_length": len(sms.text)}  # fmt: skip
+        try:
+            await asyncio.to_thread(self.store.audit, casino_id, "sms_rate_limited",
+                                    phone_hash=self.store.phone_hash(casino_id, sms.sender),
+                                    details=details)  # fmt: skip
+        except StorageError:
+            logger.error("sms rate limited: the audit row could not be written")
 
     async def _rate_limit(self, casino_id: str, sender: str) -> RateVerdict:
         guest = self.store.phone_hash(casino_id, sender)  # no number in Redis
