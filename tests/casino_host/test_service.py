@@ -38,6 +38,9 @@ NOW = datetime(2026, 11, 25, 20, 0, tzinfo=UTC)  # Wednesday 15:00 at Mohegan Su
 UNREACHABLE_DB = "postgresql://nobody:secret-pw@127.0.0.1:1/x"
 _numbers = itertools.count(1)
 
+# Item 14, issue 19: the first SMS of a session says that an AI is texting.
+FIRST_OF_SESSION = "Seven (AI host): "
+
 
 def new_phone() -> str:
     return f"+1203555{next(_numbers):04d}"
@@ -228,7 +231,7 @@ async def test_a_message_during_an_escalation_pause_is_held_stored_and_not_model
 async def test_a_failing_or_garbage_model_gets_the_fallback_with_the_casino_phone(host, failure):
     host.brain.default = failure
     answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
-    assert answer.answer == fallback_text()
+    assert answer.answer == FIRST_OF_SESSION + fallback_text()
     assert CASINO_PHONE in answer.answer
     assert answer.extra["agent"] == "fallback_node"
     assert answer.extra["offer"] is None
@@ -259,7 +262,7 @@ async def test_the_fallback_is_in_the_guests_language(host):
     host.brain.default = RuntimeError("model crashed")
     answer = await host.ask("¿Qué restaurante italiano me recomienda para la cena?", new_phone())
     assert answer.extra["language"] == "es"
-    assert answer.answer == fallback_text("es")
+    assert answer.answer == "Seven (anfitrion IA): " + fallback_text("es")
 
 
 # -- the database down ---------------------------------------------------------------------------

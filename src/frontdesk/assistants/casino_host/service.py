@@ -45,6 +45,7 @@ from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
 from frontdesk.assistants.casino_host.routing import FALLBACK
 from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
 from frontdesk.assistants.casino_host.state import turn_state
 from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable, Store
 from frontdesk.assistants.casino_host.storage.phone import E164
@@ -235,6 +236,12 @@ class CasinoHostService:
         state = await self._run_graph(message, intake, context, now)
         text = last_ai_text(state.get("messages") or [])
         sms = list(state.get("sms_segments") or []) or split_sms(text, max_parts=2)
+        if intake.opening != "continued" and not discloses_ai(text):
+            # Item 14, T17: the first SMS of a session says an AI is texting. The envelope
+            # tags agent replies as it shapes them; the greeting, the redirect, the fallback
+            # and the gate's replies end the graph without it, and are tagged here.
+            text = with_ai_disclosure(text, state.get("language") or "en")
+            sms = split_sms(text, max_parts=max(2, len(sms)))
         speaker = state.get("speaker") or FALLBACK
         written = await self._storage(write_turn, self.store, intake, state, message, text,
                                       sms, speaker, now)  # fmt: skip
