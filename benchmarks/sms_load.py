@@ -32,6 +32,7 @@ from frontdesk.assistants.casino_host.channel.providers import SendResult, Simul
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
 from frontdesk.config import get_settings
+from frontdesk.eval.metrics import percentile
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models
 from frontdesk.server.app import create_app
@@ -48,8 +49,7 @@ KEYWORDS = ["STOP", "START", "HELP"]
 
 
 def pct(values: list[float], q: int) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))], 2)
+    return round(percentile(values, q) or 0.0, 2)
 
 
 @dataclass

@@ -25,7 +25,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.base import AssistantService, UnknownScope
 from frontdesk.assistants.casino_host.channel.simulator import (
     SimulatorOff,
     require_simulator,
@@ -75,12 +75,12 @@ Simulator = Annotated[Any, Depends(_simulator)]
 def _check(service: Any, casino: str, at: datetime | None) -> datetime | None:
     """The casino, checked; `at` as an aware time (a time without an offset is the casino's
     own wall clock, as the page's clock jump sends it)."""
-    content = service.services.content
-    if casino not in content.casino_ids:
-        known = ", ".join(content.casino_ids)
-        raise ApiError(404, f"No casino '{casino[:64]}'. The casinos are: {known}.")
+    try:
+        service.check_scope(casino)
+    except UnknownScope as exc:
+        raise ApiError(404, str(exc)) from None
     if at is not None and at.tzinfo is None:
-        return at.replace(tzinfo=content.catalog(casino).casino.tz)
+        return at.replace(tzinfo=service.services.content.catalog(casino).casino.tz)
     return at
 
 

@@ -22,17 +22,27 @@ CasinoOpt = Annotated[str, typer.Option("--casino", help="The casino's id.")]
 GuestOpt = Annotated[str, typer.Option("--guest", help="The guest's number, +1NXXNXXXXXX.")]
 
 
+def _number(value: str) -> str:
+    """A guest's number in E.164, or exit 2 saying what is wrong with it."""
+    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.errors import FrontdeskError
+
+    try:
+        return guest_number(value)
+    except FrontdeskError as exc:
+        raise fail(str(exc), 2) from None
+
+
 @app.command("verify-chain")
 def verify_chain(casino: CasinoOpt, guest: GuestOpt) -> None:
     """Recompute the guest's consent hash chain: {valid, chain_length, broken_links,
     latest_hash}. Exits 1 when the chain is broken."""
-    from frontdesk.assistants.casino_host.service import guest_number
     from frontdesk.assistants.casino_host.storage import StorageError, Store
     from frontdesk.config import get_settings
     from frontdesk.errors import FrontdeskError
 
+    number = _number(guest)
     try:
-        number = guest_number(guest)
         store = Store.from_settings(get_settings())
     except (FrontdeskError, StorageError) as exc:
         raise fail(str(exc), 2) from None
@@ -65,14 +75,13 @@ def send(
 
     from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
     from frontdesk.assistants.casino_host.content import CasinoContent
-    from frontdesk.assistants.casino_host.service import guest_number
     from frontdesk.assistants.casino_host.settings import CasinoHostSettings
     from frontdesk.config import get_settings
     from frontdesk.errors import FrontdeskError
 
     settings = get_settings()
+    number = _number(sender)
     try:
-        number = guest_number(sender)
         to = CasinoContent.load().catalog(casino).casino.sms_number
     except (FrontdeskError, LookupError) as exc:
         raise fail(str(exc), 2) from None
@@ -102,13 +111,9 @@ def simulate(
     """Send one signed inbound SMS through the whole pipeline, in process (the webhook's own
     code), and print {"status", "replies": [texts sent back], "opted_in"}."""
     from frontdesk.assistants.casino_host.channel.simulator import SimulatorOff
-    from frontdesk.assistants.casino_host.service import guest_number
     from frontdesk.errors import FrontdeskError
 
-    try:
-        number = guest_number(sender)
-    except FrontdeskError as exc:
-        raise fail(str(exc), 2) from None
+    number = _number(sender)
     when = _when(at)
     settings = settings_for("casino_host")
     try:
@@ -194,13 +199,8 @@ def outbound(
     """Send one SMS through the eligibility gate (queued durably, then sent) and print
     {"sent", "reason"}: reason is null, or the gate's rule that refused it (stop_status,
     consent_tier, quiet_hours, 10dlc_status, cooldown, …)."""
-    from frontdesk.assistants.casino_host.service import guest_number
-    from frontdesk.errors import FrontdeskError
 
-    try:
-        number = guest_number(to)
-    except FrontdeskError as exc:
-        raise fail(str(exc), 2) from None
+    number = _number(to)
     when, kind = _when(at), _kind(kind)
 
     async def work(service: Any) -> dict[str, Any]:
@@ -239,13 +239,8 @@ def campaign(
 ) -> None:
     """Send one SMS to many guests, each through the gate; prints {"campaign_id", "sent",
     "skipped": [{"to", "reason"}]}. A number that opted out is skipped with stop_status."""
-    from frontdesk.assistants.casino_host.service import guest_number
-    from frontdesk.errors import FrontdeskError
 
-    try:
-        numbers = list(dict.fromkeys(guest_number(n) for n in to))
-    except FrontdeskError as exc:
-        raise fail(str(exc), 2) from None
+    numbers = list(dict.fromkeys(_number(n) for n in to))
     when, kind = _when(at), _kind(kind)
     name = campaign_id or f"campaign-{uuid.uuid4().hex[:12]}"
 
@@ -304,13 +299,8 @@ def retry_queue(
 def inbox(casino: CasinoOpt, guest: GuestOpt) -> None:
     """What the guest texted and was sent (the conversation), and the outbound queue's
     messages to them with their status."""
-    from frontdesk.assistants.casino_host.service import guest_number
-    from frontdesk.errors import FrontdeskError
 
-    try:
-        number = guest_number(guest)
-    except FrontdeskError as exc:
-        raise fail(str(exc), 2) from None
+    number = _number(guest)
 
     async def work(service: Any) -> dict[str, Any]:
         service.check_scope(casino)

@@ -21,7 +21,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
@@ -53,6 +53,7 @@ from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable
 
 logger = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Who answered without the model: these replies go out even to a guest who has just opted out
 # (the STOP confirmation itself).
@@ -102,16 +103,9 @@ class SmsGateway:
     async def handle(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
-        if provider not in PROVIDERS:
-            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
-        try:
-            self._verify(provider, url, headers, raw)
-            sms = parse_inbound(provider, raw)
-        except SignatureError as exc:
-            logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
-            return WebhookOutcome(exc.status, {"error": exc.reason})
-        except BadWebhook as exc:
-            return WebhookOutcome(400, {"error": str(exc)})
+        sms = self._accept(provider, url, headers, raw, parse_inbound)
+        if isinstance(sms, WebhookOutcome):
+            return sms
         casino_id = self.casino_of(sms.recipient)
         if casino_id is None:
             return WebhookOutcome(404, {"error": "no casino texts from the receiving number"})
@@ -150,16 +144,9 @@ class SmsGateway:
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
         """A provider's delivery report (T16): signed like its inbound webhooks."""
-        if provider not in PROVIDERS:
-            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
-        try:
-            self._verify(provider, url, headers, raw)
-            report = parse_receipt(provider, raw)
-        except SignatureError as exc:
-            logger.warning("sms receipt refused (%s): %s", provider, exc.reason)
-            return WebhookOutcome(exc.status, {"error": exc.reason})
-        except BadWebhook as exc:
-            return WebhookOutcome(400, {"error": str(exc)})
+        report = self._accept(provider, url, headers, raw, parse_receipt)
+        if isinstance(report, WebhookOutcome):
+            return report
         casino_id = self.casino_of(report.sender)
         if casino_id is None:
             return WebhookOutcome(404, {"error": "no casino texts from the sending number"})
@@ -208,6 +195,20 @@ class SmsGateway:
             await asyncio.gather(*list(self._sending), return_exceptions=True)
 
     # -- steps -------------------------------------------------------------------------------
+
+    def _accept(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes,
+                parse: Callable[[str, bytes], T]) -> T | WebhookOutcome:  # fmt: skip
+        """The provider's webhook, signature checked and body parsed; else its refusal."""
+        if provider not in PROVIDERS:
+            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
+        try:
+            self._verify(provider, url, headers, raw)
+            return parse(provider, raw)
+        except SignatureError as exc:
+            logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
+            return WebhookOutcome(exc.status, {"error": exc.reason})
+        except BadWebhook as exc:
+            return WebhookOutcome(400, {"error": str(exc)})
 
     def _verify(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes) -> None:
         now = self.clock()

@@ -30,6 +30,7 @@ from frontdesk.assistants.casino_host.channel.eligibility import (
     check_message_eligibility,
 )
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.profile import GuestProfile
 from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure
 from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
 
@@ -77,16 +78,16 @@ class GuestLocks:
             yield
 
 
-def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, known: bool,
-                   day_start: datetime, now: datetime) -> GuestStanding:  # fmt: skip
+def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: datetime,
+                   now: datetime) -> GuestStanding:  # fmt: skip
     """What the gate reads about the guest, from the consent record (X4), the store's pause
-    and sending history."""
+    and sending history. `known`: the guest has texted the casino."""
     profile = store.load_profile(casino_id, guest_uuid).profile
     consent = profile.consent
     sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
     pause = store.active_pause(casino_id, guest_uuid, now)
     return GuestStanding(
-        known=known,
+        known=profile.engagement.last_message_at is not None,
         sms_opt_in=bool(consent.get("sms_opt_in")),
         written_consent=consent.get("consent_type") == "express_written",
         marketing_consent=bool(consent.get("marketing_consent")),
@@ -115,25 +116,21 @@ class OutboundSender:
                              campaign_status=casino.sms_campaign_status,
                              safe_mode=self.safe_mode)  # fmt: skip
 
-    def check(self, casino_id: str, number: str, kind: str, now: datetime) -> MessageEligibility:
-        """The gate for `number` now, without queuing anything (a campaign's dry run)."""
-        guest_uuid = self.store.find_guest(casino_id, number)
+    def check(self, casino_id: str, number: str, kind: str, now: datetime, *,
+              guest_uuid: str | None = None) -> MessageEligibility:  # fmt: skip
+        """The gate for `number` now (a campaign's dry run, and every send, which names the
+        guest it queued for)."""
+        guest_uuid = guest_uuid or self.store.find_guest(casino_id, number)
         if guest_uuid is None:
             standing = GuestStanding(known=False)
         else:
-            standing = self._standing(casino_id, guest_uuid, now)
+            local = self.content.catalog(casino_id).local(now)
+            day_start = datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
+            standing = guest_standing(self.store, casino_id, guest_uuid, day_start=day_start,
+                                      now=now)  # fmt: skip
         return check_message_eligibility(
             number, standing, self.casino_sending(casino_id), kind, now
         )
-
-    def _standing(self, casino_id: str, guest_uuid: str, now: datetime) -> GuestStanding:
-        catalog = self.content.catalog(casino_id)
-        local = catalog.local(now)
-        day_start = datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
-        profile_known = self.store.load_profile(casino_id, guest_uuid).profile.engagement
-        return guest_standing(self.store, casino_id, guest_uuid,
-                              known=profile_known.last_message_at is not None,
-                              day_start=day_start, now=now)  # fmt: skip
 
     async def queue(self, casino_id: str, number: str, kind: str, text: str, *, key: str,
                     now: datetime, campaign_id: str | None = None,
@@ -149,8 +146,8 @@ class OutboundSender:
             if not risk.sendable:
                 raise CarrierRiskTooHigh(risk.risk.score, risk.risk.reasons)
             text = risk.text
-            if self._first_of_session(casino_id, guest_uuid, now):
-                profile = self.store.load_profile(casino_id, guest_uuid).profile
+            profile = self.store.load_profile(casino_id, guest_uuid).profile
+            if self._first_of_session(casino_id, guest_uuid, profile, now):
                 text = with_ai_disclosure(text, profile.prompt_view(now).language or "en")
         message, _new = self.store.enqueue_outbound(
             casino_id, guest_uuid, kind, text, key=key, not_before=not_before,
@@ -158,9 +155,9 @@ class OutboundSender:
         )  # fmt: skip
         return message
 
-    def _first_of_session(self, casino_id: str, guest_uuid: str, now: datetime) -> bool:
+    def _first_of_session(self, casino_id: str, guest_uuid: str, profile: GuestProfile,
+                          now: datetime) -> bool:  # fmt: skip
         """Item 14, T17: nothing sent or received within the session idle limit (48 h)."""
-        profile = self.store.load_profile(casino_id, guest_uuid).profile
         _sent, _first, last_sent = self.store.sending_history(casino_id, guest_uuid, now)
         recent = [t for t in (profile.engagement.last_message_at, last_sent) if t is not None]
         return not recent or now - max(recent) >= SESSION_IDLE_LIMIT
@@ -178,9 +175,8 @@ class OutboundSender:
         number = await asyncio.to_thread(self.store.guest_phone, casino_id, message.guest_uuid)
         async with self.locks.hold(casino_id, number):
             if message.kind != "keyword":
-                verdict = await asyncio.to_thread(
-                    self._gate, casino_id, message.guest_uuid, number, message.kind, now
-                )
+                verdict = await asyncio.to_thread(self.check, casino_id, number, message.kind,
+                                                  now, guest_uuid=message.guest_uuid)  # fmt: skip
                 if not verdict.eligible:
                     await asyncio.to_thread(self.store.outbound_blocked, casino_id, outbound_id,
                                             reason=verdict.blocked_by or "blocked", now=now)  # fmt: skip
@@ -200,13 +196,6 @@ class OutboundSender:
                                          error=result.error or "send failed", now=now)  # fmt: skip
         logger.warning("sms send failed (%s): %s; now %s", result.provider, result.error, status)
         return SendReport(outbound_id, False, status, "send_failed", result.error)
-
-    def _gate(self, casino_id: str, guest_uuid: str, number: str, kind: str,
-              now: datetime) -> MessageEligibility:  # fmt: skip
-        standing = self._standing(casino_id, guest_uuid, now)
-        return check_message_eligibility(
-            number, standing, self.casino_sending(casino_id), kind, now
-        )
 
     async def sweep(self, now: datetime) -> list[SendReport]:
         """Send what is due in every casino: retries, and what a restart left queued."""

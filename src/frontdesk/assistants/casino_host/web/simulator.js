@@ -3,6 +3,9 @@
 // the casino's clock, and read what the casino holds: consent, the hash chain, audit rows.
 // Every string from the server is set as text, never parsed as HTML.
 
+import { getJson, postJson } from "/static/js/api.js";
+import { el } from "/static/js/dom.js";
+
 const $ = (id) => document.getElementById(id);
 const ui = {
   casino: $("casino"), number: $("number"), clock: $("clock"), clockNow: $("clock-now"),
@@ -14,28 +17,15 @@ const ui = {
 const E164 = /^\+[1-9]\d{7,14}$/;
 const utc = (iso) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
 
-function el(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined && text !== null) node.textContent = String(text);
-  return node;
-}
-
+// The core's JSON calls; a refusal becomes an Error that says what the server said.
 async function call(method, path, body) {
-  const response = await fetch(path, {
-    method, credentials: "same-origin",
-    headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  let data = null;
-  try { data = await response.json(); } catch (err) { data = null; }
-  if (!response.ok) {
-    const detail = data && (data.error || data.detail);
-    const message = typeof detail === "string" ? detail
-      : Array.isArray(detail) ? detail.map((d) => d.msg).join("; ") : `HTTP ${response.status}`;
-    throw new Error(message);
+  const answer = method === "GET" ? await getJson(path) : await postJson(path, body);
+  if (!answer.ok) {
+    const data = answer.data || {};
+    const detail = data.error || data.detail;
+    throw new Error(typeof detail === "string" ? detail : `HTTP ${answer.status}`);
   }
-  return data;
+  return answer.data;
 }
 
 function who() {
