@@ -19,6 +19,7 @@ import pytest_asyncio
 from frontdesk.assistants.base import UnknownScope
 from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.build import breaker_for, build_service
+from frontdesk.assistants.casino_host.service import guest_number
 from frontdesk.assistants.casino_host.storage import Store
 from frontdesk.assistants.casino_host.turn_records import take_in, write_turn
 from frontdesk.config import Settings
@@ -185,6 +186,15 @@ async def test_a_guest_that_is_not_an_e164_number_is_refused(host, user_id):
     with pytest.raises(FrontdeskError, match="E.164"):
         await host.service.ask("Hi", "svc", user_id=user_id or "not-a-number", scope=CASINO)
     assert host.brain.calls == [] and host.router.seen == []
+
+
+@pytest.mark.parametrize(
+    ("user_id", "number"),
+    [("+18605550123", "+18605550123"), ("18605550123", "+18605550123"),
+     ("8605550123", "+18605550123"), ("+447911123456", "+447911123456")],
+)  # fmt: skip
+def test_a_guest_number_is_read_as_e164_and_ten_us_digits_as_plus_one(user_id, number):
+    assert guest_number(user_id) == number
 
 
 async def test_a_bad_number_streams_an_error_event_not_an_exception(host):

@@ -73,8 +73,15 @@ class HostUnavailable(FrontdeskError):
     """The storage is down: nothing was acknowledged, the guest's message should be resent."""
 
 
+NANP_TEN_DIGITS = re.compile(r"^[2-9]\d{2}[2-9]\d{6}$")  # area code and number, no country
+
+
 def guest_number(user_id: str) -> str:
-    """A guest's id as E.164: "+18605550123" as is, "18605550123" with its "+"."""
+    """A guest's id as E.164: "+18605550123" as is, "18605550123" with its "+", and ten US
+    digits "8605550123" as +1 (not as "+860…": `sms send --from 7025550301` once texted as a
+    +7 number)."""
+    if NANP_TEN_DIGITS.match(user_id):
+        user_id = f"1{user_id}"
     number = user_id if user_id.startswith("+") else f"+{user_id}"
     if not E164.match(number):
         raise GuestNumberError(
