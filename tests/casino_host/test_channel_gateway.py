@@ -200,6 +200,30 @@ async def test_a_stop_during_the_delay_cancels_the_pending_reply(gateway):  # T5
     assert len(sent) == 1 and sent[0].startswith("You've been unsubscribed")
 
 
+async def test_a_reply_the_process_did_not_live_to_send_is_sent_once_by_the_sweep(gateway):
+    from datetime import UTC, datetime, timedelta
+
+    from frontdesk.assistants.casino_host.storage import LEASE
+
+    phone = new_phone()
+
+    async def forever(_seconds: float) -> None:
+        await asyncio.Event().wait()
+
+    gateway.human_delay, gateway.sleep = True, forever
+    outcome = await gateway.handle(*simulator_request(phone, "Hi there"))
+    for task in list(gateway._sending):  # the process dies during the human-like delay
+        task.cancel()
+    await gateway.drain()
+    assert outcome.body["replies"] and gateway.provider.sent_to(phone) == []
+    # After a restart the sweep sends it when its lease runs out, once, each part in order.
+    later = datetime.now(UTC) + LEASE + timedelta(seconds=10)
+    await gateway.outbound.send_due("mohegan_sun", later)
+    assert [sms.body for sms in gateway.provider.sent_to(phone)] == outcome.body["replies"]
+    await gateway.outbound.send_due("mohegan_sun", later + timedelta(minutes=5))
+    assert len(gateway.provider.sent_to(phone)) == len(outcome.body["replies"])
+
+
 async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_works(gateway):
     phone = new_phone()  # T14
     for _ in range(10):

@@ -4,15 +4,19 @@ nothing to send. A provider that fails on demand stands in for a carrier."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from frontdesk.assistants.casino_host.channel import outbound as outbound_module
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SendResult, SimulatorProvider
+from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.content import CasinoContent
-from frontdesk.assistants.casino_host.storage import RETRY_DELAYS, Store
+from frontdesk.assistants.casino_host.storage import LEASE, RETRY_DELAYS, Store
 
 CASINO = "mohegan_sun"
 PHONE = "+18605550190"
@@ -105,3 +109,64 @@ async def test_a_send_that_goes_through_is_recorded_once(store, sender):
     [sent] = sender.provider.outbox
     assert sent.to == PHONE and sent.from_ == "+18605550150"
     assert sent.body == "Buffet reopens Friday"  # texted yesterday: the session is open
+
+
+async def test_a_send_queued_to_be_sent_now_is_never_sent_by_the_sweep_too(store, sender):
+    opted_in(store)
+    report = await sender.send(CASINO, PHONE, "informational", "Buffet reopens Friday",
+                               key="now", now=NOON)  # fmt: skip
+    assert report.sent and report.body == "Buffet reopens Friday"
+    again = await sender.send(CASINO, PHONE, "informational", "Buffet reopens Friday",
+                              key="now", now=NOON)  # fmt: skip
+    assert (again.sent, again.reason) == (False, "already sent")
+    assert await sender.send_due(CASINO, NOON + timedelta(hours=1)) == []
+    assert len(sender.provider.outbox) == 1
+
+
+async def test_a_send_leased_by_a_worker_that_died_is_sent_by_the_sweep_once(store, sender):
+    guest = opted_in(store)
+    [(message, _delay)] = await asyncio.to_thread(
+        sender.queue_reply, CASINO, PHONE, ["The buffet opens at 11"], [2.0],
+        kind="transactional", key="reply:SIM1", now=NOON,
+    )  # fmt: skip
+    assert message.status == "sending"  # leased to the gateway that queued it, which dies
+    assert await sender.send_due(CASINO, NOON + timedelta(seconds=30)) == []  # still leased
+    [report] = await sender.send_due(CASINO, NOON + LEASE + timedelta(seconds=3))
+    assert report.sent and [m.status for m in store.outbound_for(CASINO, guest)] == ["sent"]
+    assert await sender.send_due(CASINO, NOON + timedelta(hours=1)) == []
+
+
+@dataclasses.dataclass
+class ClockedProvider(SimulatorProvider):
+    sent_at: list[float] = dataclasses.field(default_factory=list)
+
+    async def send(self, to: str, from_: str, body: str, casino_id: str) -> SendResult:
+        self.sent_at.append(time.monotonic())
+        return await super().send(to, from_, body, casino_id)
+
+
+async def test_the_casino_number_sends_one_sms_a_second(store):  # item 40
+    sender = OutboundSender(store, CasinoContent.load(), ClockedProvider(), limiter=RateLimiter())
+    opted_in(store)
+    reports = await asyncio.gather(*(
+        sender.send(CASINO, PHONE, "transactional", f"Note {i}", key=f"paced-{i}", now=NOON)
+        for i in range(3)
+    ))  # fmt: skip
+    assert all(r.sent for r in reports)
+    first, second, third = sender.provider.sent_at
+    assert second - first >= 0.9 and third - second >= 0.9
+
+
+async def test_a_send_that_waits_too_long_for_its_slot_goes_back_to_the_queue(store, monkeypatch):
+    limiter = RateLimiter()
+    sender = OutboundSender(store, CasinoContent.load(), SimulatorProvider(), limiter=limiter)
+    guest = opted_in(store)
+    monkeypatch.setattr(outbound_module, "PACE_WAIT_S", 0.3)
+    limiter.limits["number"] = 0  # the number's rate is spent
+    report = await sender.send(CASINO, PHONE, "transactional", "Table ready", key="w", now=NOON)
+    assert (report.sent, report.status, report.reason) == (False, "deferred", "send_rate")
+    [message] = store.outbound_for(CASINO, guest)
+    assert (message.status, message.attempts) == ("queued", 0)  # no attempt spent
+    limiter.limits["number"] = 1
+    [sent] = await sender.send_due(CASINO, NOON + timedelta(seconds=30))
+    assert sent.sent and sender.provider.outbox[0].body.endswith("Table ready")

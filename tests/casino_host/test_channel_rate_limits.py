@@ -82,3 +82,21 @@ def test_the_in_process_windows_are_capped():
     for i in range(20):
         limiter.hit([("guest", f"g{i}")], T0)
     assert len(limiter.memory._windows) == 5
+
+
+def test_a_sending_number_sends_one_sms_a_second(limiter):  # item 40
+    number = [("number", "mohegan_sun:+18605550150"), ("burst", "mohegan_sun")]
+    assert limiter.hit(number, T0).allowed
+    refused = limiter.hit(number, T0 + 0.5)
+    assert (refused.allowed, refused.limited_by) == (False, "number")
+    assert limiter.hit(number, T0 + 1.01).allowed  # the second has passed
+    # The casino's burst: 50 a second over all its numbers.
+    numbers = [[("number", f"mohegan_sun:+1860555{i:04d}"), ("burst", "mohegan_sun")]
+               for i in range(51)]  # fmt: skip
+    verdicts = [limiter.hit(n, T0 + 10) for n in numbers]
+    assert [v.allowed for v in verdicts] == [True] * 50 + [False]
+    assert verdicts[-1].limited_by == "burst"
+    # The inbound windows keep their minute beside them.
+    for i in range(10):
+        assert limiter.hit(windows("g-sending"), T0 + 10 + i * 0.01).allowed
+    assert not limiter.hit(windows("g-sending"), T0 + 30).allowed

@@ -47,7 +47,13 @@ async def test_text_outbound_and_the_guest_view(tmp_path):
         assert late.json()["reason"] in ("consent_tier", "quiet_hours")
         view = (await client.get("/sms/simulator/guest", params=guest)).json()
         assert view["known"] and view["chain"]["valid"]
-        assert [m["status"] for m in view["outbound"]] == ["blocked"]
+        # The queue holds the replies too: HELP's two SMS (keyword), then the blocked text.
+        assert [(m["kind"], m["status"]) for m in view["outbound"]][-1] == (
+            "informational",
+            "blocked",
+        )
+        assert [m["kind"] for m in view["outbound"]] == ["keyword", "keyword", "informational"]
+        assert [m["body"] for m in view["outbound"][:2]] == [first["body"], second["body"]]
         unknown = await client.get(
             "/sms/simulator/guest", params={**guest, "number": "+18605550999"}
         )
@@ -72,3 +78,25 @@ async def test_the_simulator_is_off_while_a_real_provider_sends(tmp_path):
         )
         assert answer.status_code == 404
         assert "FRONTDESK_CASINO_HOST_SMS_PROVIDER=simulator" in answer.json()["error"]
+
+
+async def test_the_simulator_reports_each_delivery_through_the_status_webhook(tmp_path):
+    from frontdesk.assistants.casino_host.channel.simulator import text_the_host
+
+    settings = offline_settings(tmp_path)
+    service = await build_service(settings, Models(settings))
+    try:
+        gateway, number = service.sms, "+18605550172"
+        gateway.human_delay = False
+        outcome = await text_the_host(gateway, "mohegan_sun", number, "HELP")
+        await gateway.drain()  # the replies, then their delivery reports
+        guest = service.store.find_guest("mohegan_sun", number)
+        messages = service.store.outbound_for("mohegan_sun", guest)
+        assert [m.body for m in messages] == outcome.body["replies"]
+        assert [m.status for m in messages] == ["delivered", "delivered"]
+        # Each report named the SMS the simulator sent: its id is unique across restarts.
+        assert {m.provider_message_id for m in messages} == {
+            sms.message_id for sms in gateway.provider.sent_to(number)
+        }
+    finally:
+        await service.aclose()

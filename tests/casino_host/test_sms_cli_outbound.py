@@ -60,10 +60,13 @@ def test_the_gate_decides_and_yes_to_the_first_outbound_is_written_consent():
 
     assert outbound("marketing", "Spring buffet special this weekend")["sent"] is True
     inbox = sms("inbox", "--casino", "mohegan_sun", "--guest", PHONE)
-    sent = {m["body"] for m in inbox["outbound"] if m["status"] == "sent"}
+    # Sent, and reported delivered by the simulator (each command waits for its reports).
+    sent = {m["body"] for m in inbox["outbound"] if m["status"] == "delivered"}
     # T17: the first SMS that reaches the guest says it is an AI; later ones in the session not.
+    # The reply to "Sí" went through the queue too.
     assert sent == {
         "Seven (AI host): Your table at Todd English's Tuscany is ready",
+        confirmed["replies"][0],
         "Spring buffet special this weekend",
     }
     late = outbound("marketing", "Late show tonight", at=NIGHT)

@@ -228,6 +228,7 @@ def _call_arguments() -> dict[str, dict]:
         "outbound_sent": {"outbound_id": "o", "provider": "simulator", "provider_message_id": "p"},
         "outbound_blocked": {"outbound_id": "o", "reason": "quiet_hours"},
         "outbound_failed": {"outbound_id": "o", "error": "timeout"},
+        "outbound_deferred": {"outbound_id": "o", "until": NOW},
         "delivery_receipt": {"provider_message_id": "p", "delivered": True},
         "cancel_outbound": {"guest_uuid": g, "reason": "STOP"},
         "outbound_for": {},

@@ -187,6 +187,7 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     service.sms = build_gateway(service, host, provider)
     sender = asyncio.create_task(send_due_forever(service.sms.outbound))
     resources.callback(sender.cancel)
+    resources.push_async_callback(finish_sending, service.sms)  # runs first on close
     return service
 
 
@@ -194,12 +195,12 @@ def build_gateway(
     service: CasinoHostService, host: CasinoHostSettings, provider: SMSProvider
 ) -> SmsGateway:
     """The SMS channel of this service: inbound webhooks, the outbound queue's sender and the
-    rate limits, sending through `provider`."""
+    rate limits, sending through `provider` (the simulator also reports each delivery)."""
     key = host.sms_telnyx_public_key
-    outbound = OutboundSender(
-        service.store, service.services.content, provider, safe_mode=host.sms_safe_mode
-    )
-    return SmsGateway(
+    limiter = RateLimiter.from_url(host.sms_redis_url)
+    outbound = OutboundSender(service.store, service.services.content, provider,
+                              safe_mode=host.sms_safe_mode, limiter=limiter)  # fmt: skip
+    gateway = SmsGateway(
         service,
         provider,
         outbound,
@@ -208,9 +209,12 @@ def build_gateway(
             twilio_auth_token=host.sms_twilio_auth_token,
             telnyx_public_key=telnyx_public_key(key) if key else None,
         ),
-        limiter=RateLimiter.from_url(host.sms_redis_url),
+        limiter=limiter,
         human_delay=host.sms_human_delay,
     )
+    if isinstance(provider, SimulatorProvider) and gateway.secrets.simulator_keys:
+        provider.on_sent = gateway.report_simulated_delivery
+    return gateway
 
 
 SWEEP_EVERY_S = 60.0
@@ -251,7 +255,17 @@ def sms_provider(host: CasinoHostSettings) -> SMSProvider:
     return primary
 
 
+FINISH_SENDING_S = 10.0
 SEND_DUE_EVERY_S = 2.0
+
+
+async def finish_sending(gateway: SmsGateway) -> None:
+    """On close, the replies under way (and the simulator's delivery reports) get a few
+    seconds; what is still queued then is sent by the next start's sweep."""
+    try:
+        await asyncio.wait_for(gateway.drain(), FINISH_SENDING_S)
+    except TimeoutError:
+        logger.warning("closing: SMS still due are left to the outbound queue")
 
 
 async def send_due_forever(sender: OutboundSender) -> None:

@@ -155,13 +155,12 @@ async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
     now = _check(service, body.casino, body.at) or datetime.now(UTC)
     sender = service.sms.outbound
     try:
-        queued = await sender.queue(body.casino, body.number, body.type, body.text,
-                                    key=f"simulator:{uuid.uuid4()}", now=now)  # fmt: skip
+        report = await sender.send(body.casino, body.number, body.type, body.text,
+                                   key=f"simulator:{uuid.uuid4()}", now=now)  # fmt: skip
     except CarrierRiskTooHigh as exc:
         return {"sent": False, "reason": "carrier_risk", "detail": str(exc), "sms": None}
-    [report] = await sender.send_due(body.casino, now, only=[queued.outbound_id])
     return {"sent": report.sent, "reason": report.reason, "detail": report.detail,
-            "sms": _sms(queued.body)}  # fmt: skip
+            "sms": _sms(report.body or "")}  # fmt: skip
 
 
 @router.get(

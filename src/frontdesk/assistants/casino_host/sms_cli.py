@@ -210,11 +210,10 @@ def outbound(
         now = when or datetime.now(UTC)
         sender = service.sms.outbound
         try:
-            queued = await sender.queue(casino, number, kind, text, key=f"cli:{uuid.uuid4()}",
-                                        now=now)  # fmt: skip
+            report = await sender.send(casino, number, kind, text, key=f"cli:{uuid.uuid4()}",
+                                       now=now)  # fmt: skip
         except CarrierRiskTooHigh as exc:
             return {"sent": False, "reason": "carrier_risk", "detail": str(exc)}
-        [report] = await sender.send_due(casino, now, only=[queued.outbound_id])
         return report.as_dict()
 
     out.print(json.dumps(_run(work), ensure_ascii=False))
@@ -256,14 +255,9 @@ def campaign(
                     {"to": number, "reason": verdict.blocked_by}
                 )
                 continue
-            queued = await sender.queue(casino, number, kind, text, key=f"{name}:{number}",
-                                        now=now, campaign_id=name)  # fmt: skip
-            reports = await sender.send_due(casino, now, only=[queued.outbound_id])
-            if reports and reports[0].sent:
-                sent.append({"to": number, "reason": None})
-            else:
-                reason = reports[0].reason if reports else f"already {queued.status}"
-                skipped.append({"to": number, "reason": reason})
+            report = await sender.send(casino, number, kind, text, key=f"{name}:{number}",
+                                       now=now, campaign_id=name)  # fmt: skip
+            (sent if report.sent else skipped).append({"to": number, "reason": report.reason})
         return {"campaign_id": name, "dry_run": dry_run, "sent": sent, "skipped": skipped}
 
     out.print(json.dumps(_run(work), ensure_ascii=False))

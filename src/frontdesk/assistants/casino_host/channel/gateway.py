@@ -1,9 +1,10 @@
 """The inbound SMS pipeline behind `POST /sms/inbound/{provider}` (WP1 item 2, C4).
 
 signature -> body and E.164 numbers -> the casino of the receiving number -> idempotency claim
--> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, sent after
-a human-like delay by the casino's provider, with the guest's opt-out checked again at send
-time.
+-> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, queued in
+the durable outbound queue in the transaction that closes the claim, each SMS due after its
+human-like delay, then sent through the eligibility gate (`OutboundSender`): a STOP during the
+delay cancels it, and a restart still sends it.
 
 Every webhook gets a clear status: 401/400 for a signature that does not hold, 400 for a body
 that is not the provider's, 404 for a number no casino texts from, 503 while the database is
@@ -19,8 +20,9 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -39,7 +41,7 @@ from frontdesk.assistants.casino_host.channel.keywords import (
     keyword_of,
 )
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
-from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.channel.providers import SentSms, SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter, RateVerdict
 from frontdesk.assistants.casino_host.channel.receipts import parse_receipt
 from frontdesk.assistants.casino_host.channel.signatures import (
@@ -48,15 +50,24 @@ from frontdesk.assistants.casino_host.channel.signatures import (
     verify_telnyx,
     verify_twilio,
 )
+from frontdesk.assistants.casino_host.channel.simulator import (
+    DELIVERY_REPORT_AFTER_S,
+    SIMULATED_NOW,
+    report_delivery,
+)
 from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
 from frontdesk.assistants.casino_host.sms import split_sms
-from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable
+from frontdesk.assistants.casino_host.storage import (
+    OutboundMessage,
+    StorageError,
+    StorageUnavailable,
+)
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Who answered without the model: these replies go out even to a guest who has just opted out
-# (the STOP confirmation itself).
+# Who answered without the model: these replies are queued as `keyword` messages, which go out
+# even to a guest who has just opted out (the STOP confirmation itself).
 KEYWORD_SPEAKERS = frozenset({"consent"})
 LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
 
@@ -124,6 +135,7 @@ class SmsGateway:
                 await self._record_limited(casino_id, sms, verdict)
                 await self._finish(provider, casino_id, sms.key, ok=True)
                 return WebhookOutcome(200, {"status": "rate_limited"})
+        now = SIMULATED_NOW.get() or datetime.fromtimestamp(self.clock(), UTC)
         if opts_out(sms.text):
             # A STOP's write and a send to the same guest never interleave: once the STOP
             # is acknowledged, nothing more goes out (a send under way finishes first).
@@ -131,10 +143,10 @@ class SmsGateway:
                 parts, speaker, ok = await self._answer(casino_id, sms)
         else:
             parts, speaker, ok = await self._answer(casino_id, sms)
-        await self._finish(provider, casino_id, sms.key, ok=ok)
         delays = self._delays(parts)
-        if parts:
-            self._send_later(casino_id, sms, list(zip(parts, delays, strict=True)), speaker)
+        queued = await self._settle(casino_id, sms, parts, delays, speaker, ok=ok, now=now)
+        if queued:
+            self._send_later(queued, now)
         return WebhookOutcome(
             200,
             {"status": "processed", "replies": parts, "delays_s": [round(d, 2) for d in delays]},
@@ -190,7 +202,8 @@ class SmsGateway:
         return None
 
     async def drain(self) -> None:
-        """Wait for the replies still being sent (tests, the CLI, shutdown)."""
+        """Wait for the replies still being sent, and the simulator's delivery reports (tests,
+        the CLI, shutdown)."""
         while self._sending:
             await asyncio.gather(*list(self._sending), return_exceptions=True)
 
@@ -253,24 +266,62 @@ class SmsGateway:
                             sms_parts=len(parts))  # fmt: skip
         return delays_for(parts, kind, self.rng)
 
-    def _send_later(self, casino_id: str, sms: InboundSms, parts: list[tuple[str, float]],
-                    speaker: str) -> None:  # fmt: skip
-        task = asyncio.get_running_loop().create_task(self._send(casino_id, sms, parts, speaker))
+    async def _settle(self, casino_id: str, sms: InboundSms, parts: list[str],
+                      delays: list[float], speaker: str, *, ok: bool,
+                      now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
+        """The reply queued and the claim closed, in one transaction: a reply is queued once
+        and only for a delivery that is marked done (a failed turn's fallback has its own
+        key, so the provider's retry still gets the real answer)."""
+        kind = "keyword" if speaker in KEYWORD_SPEAKERS else "transactional"
+        key = f"{'reply' if ok else 'fallback'}:{sms.key}"
+
+        def settle() -> list[tuple[OutboundMessage, float]]:
+            with self.store.transaction():
+                queued = self.outbound.queue_reply(casino_id, sms.sender, parts, delays,
+                                                   kind=kind, key=key, now=now) if parts else []  # fmt: skip
+                self.store.finish_webhook(casino_id, sms.key, ok=ok)
+            return queued
+
+        try:
+            return await asyncio.to_thread(settle)
+        except StorageError:
+            # The claim stays open: after its 300 s the provider's retry is processed again.
+            logger.error("sms webhook %s: its reply could not be queued", sms.provider)
+            return []
+
+    def _send_later(self, queued: list[tuple[OutboundMessage, float]], now: datetime) -> None:
+        self._track(self._send(queued, now))
+
+    def report_simulated_delivery(self, sms: SentSms) -> None:
+        """The simulator's `on_sent`: like a carrier's, its delivery report comes a moment
+        later, signed, through the status webhook (`handle_receipt`)."""
+        self._track(self._report_later(sms))
+
+    async def _report_later(self, sms: SentSms) -> None:
+        await asyncio.sleep(DELIVERY_REPORT_AFTER_S)
+        outcome = await report_delivery(self, sms)
+        if outcome.status != 200:
+            logger.warning("simulated delivery report refused: %s", outcome.body.get("error"))
+
+    def _track(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _send(self, casino_id: str, sms: InboundSms, parts: list[tuple[str, float]],
-                    speaker: str) -> None:  # fmt: skip
-        for part, delay in parts:
+    async def _send(self, queued: list[tuple[OutboundMessage, float]], now: datetime) -> None:
+        """Each SMS of the reply when it is due, through the gate. After one that is not sent
+        (the gate, a STOP, a failed send, which is retried at 5 s) the rest keep their lease:
+        the sweep sends them when it runs out, a minute on, after the retry, in order."""
+        for message, delay in queued:
             if delay > 0:
                 await self.sleep(delay)
-            async with self.outbound.locks.hold(casino_id, sms.sender):
-                if speaker not in KEYWORD_SPEAKERS and await self.opted_out(casino_id, sms.sender):
-                    logger.info("sms reply dropped: the guest opted out before it was sent")
-                    return
-                result = await self.provider.send(sms.sender, sms.recipient, part, casino_id)
-            if not result.success:
-                logger.error("sms send failed (%s): %s", result.provider, result.error)
+            now += timedelta(seconds=delay)
+            try:
+                report = await self.outbound.deliver(message, now)
+            except StorageError:
+                logger.error("sms reply: the queue is unreachable; the sweep sends it later")
+                return
+            if not report.sent:
                 return
 
     async def opted_out(self, casino_id: str, number: str) -> bool:

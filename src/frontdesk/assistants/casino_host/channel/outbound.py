@@ -1,11 +1,17 @@
-"""Sending through the gate (WP1 items 27-37, T5, T8, T9, T16, T17): every SMS the host sends
-on its own (an outbound message, a campaign, a retry) is queued in the database, then sent by
-`OutboundSender.send_due`, which runs `check_message_eligibility` again right before the
+"""Sending through the gate (WP1 items 27-37, 40, T5, T8, T9, T16, T17): every SMS the host
+sends (a reply, an outbound message, a campaign, a retry) is queued in the database, then sent
+by `OutboundSender.send_due`, which runs `check_message_eligibility` again right before the
 provider is called, under the guest's send lock, so a STOP acknowledged meanwhile wins.
+Replies are queued as `transactional` (they answer the guest), the keyword confirmations as
+`keyword` (sent even to a guest who has just said STOP: it is the STOP's own confirmation).
+
+With a limiter, each sending number sends at most 1 SMS a second and a casino 50 a second: a
+send waits for its slot (before it takes the guest's lock, so a STOP never waits for it), and
+after PACE_WAIT_S goes back to the queue.
 
     sender = OutboundSender(store, content, provider, settings)
-    queued = await sender.queue("mohegan_sun", "+18605550142", "marketing", text, key=…, now=now)
-    reports = await sender.send_due("mohegan_sun", now, only=[queued.outbound_id])
+    report = await sender.send("mohegan_sun", "+18605550142", "marketing", text, key=…, now=now)
+    queued = await sender.queue(…, not_before=later)   # sent by the sweep (`send_due`) when due
 
 The first SMS of a session (none sent or received in the last 48 h) says that an AI is texting.
 A failed send is retried at 5/25/125 s (storage.outbound), and each retry is gated again.
@@ -15,10 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+import time as clock
+from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
-from datetime import datetime, time
+from dataclasses import dataclass, field, replace
+from datetime import datetime, time, timedelta
 from typing import Any
 from weakref import WeakValueDictionary
 
@@ -30,11 +37,15 @@ from frontdesk.assistants.casino_host.channel.eligibility import (
     check_message_eligibility,
 )
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
+from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.profile import GuestProfile
 from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure
 from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
 
 logger = logging.getLogger(__name__)
+
+PACE_POLL_S = 0.2  # how often a send waiting for the sending number's slot asks again
+PACE_WAIT_S = 20.0  # then the message is queued again (its lease is 60 s)
 
 
 @dataclass(frozen=True)
@@ -44,7 +55,7 @@ class SendReport:
     status: str  # sent | blocked | cancelled | queued (to be retried) | dead
     reason: str | None = None  # the gate's rule (quiet_hours, stop_status, …) or the error
     detail: str | None = None
-    body: str | None = None
+    body: str | None = None  # as queued (carrier-safe wording, the AI tag)
 
     def as_dict(self) -> dict[str, Any]:
         return {"sent": self.sent, "reason": self.reason, "status": self.status,
@@ -109,6 +120,7 @@ class OutboundSender:
     provider: SMSProvider
     safe_mode: bool = False
     locks: GuestLocks = field(default_factory=GuestLocks)
+    limiter: RateLimiter | None = None  # the send rates (item 40); None: unpaced
 
     def casino_sending(self, casino_id: str) -> CasinoSending:
         casino = self.content.catalog(casino_id).casino
@@ -132,14 +144,30 @@ class OutboundSender:
             number, standing, self.casino_sending(casino_id), kind, now
         )
 
+    async def send(self, casino_id: str, number: str, kind: str, text: str, *, key: str,
+                   now: datetime, campaign_id: str | None = None) -> SendReport:  # fmt: skip
+        """Queue one SMS and send it now, through the gate. It is queued already leased to
+        this caller, so the sweep never sends it too; a key queued before is not sent again.
+        Raises CarrierRiskTooHigh (nothing queued)."""
+        message, new = await asyncio.to_thread(self._queue, casino_id, number, kind, text, key,
+                                               now, campaign_id, None, True)  # fmt: skip
+        if not new:
+            return SendReport(message.outbound_id, False, message.status,
+                              f"already {message.status}", "queued before under this key",
+                              message.body)  # fmt: skip
+        return replace(await self.deliver(message, now), body=message.body)
+
     async def queue(self, casino_id: str, number: str, kind: str, text: str, *, key: str,
                     now: datetime, campaign_id: str | None = None,
                     not_before: datetime | None = None) -> OutboundMessage:  # fmt: skip
-        return await asyncio.to_thread(self._queue, casino_id, number, kind, text, key, now,
-                                       campaign_id, not_before)  # fmt: skip
+        """Queue one SMS for the sweep (`send_due`) to send when due."""
+        message, _new = await asyncio.to_thread(self._queue, casino_id, number, kind, text, key,
+                                                now, campaign_id, not_before, False)  # fmt: skip
+        return message
 
     def _queue(self, casino_id: str, number: str, kind: str, text: str, key: str, now: datetime,
-               campaign_id: str | None, not_before: datetime | None) -> OutboundMessage:  # fmt: skip
+               campaign_id: str | None, not_before: datetime | None,
+               leased: bool) -> tuple[OutboundMessage, bool]:  # fmt: skip
         guest_uuid, _created = self.store.get_or_create_guest(casino_id, number, now=now)
         if kind != "keyword":
             risk = check_for_carriers(text)
@@ -149,11 +177,30 @@ class OutboundSender:
             profile = self.store.load_profile(casino_id, guest_uuid).profile
             if self._first_of_session(casino_id, guest_uuid, profile, now):
                 text = with_ai_disclosure(text, profile.prompt_view(now).language or "en")
-        message, _new = self.store.enqueue_outbound(
+        return self.store.enqueue_outbound(
             casino_id, guest_uuid, kind, text, key=key, not_before=not_before,
-            campaign_id=campaign_id, now=now,
+            campaign_id=campaign_id, now=now, leased=leased,
         )  # fmt: skip
-        return message
+
+    def queue_reply(self, casino_id: str, number: str, parts: Sequence[str],
+                    delays: Sequence[float], *, kind: str, key: str,
+                    now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
+        """A turn's reply: one SMS a part, each due after its human-like delay and leased to
+        the caller, who sends it then (`deliver`); a STOP meanwhile cancels it, and if the
+        caller dies the sweep sends it when the lease runs out. Returns the parts queued now
+        (not those queued before under the key), each with its delay.
+        Blocking: the gateway runs it in the transaction that closes the webhook's claim."""
+        guest_uuid, _created = self.store.get_or_create_guest(casino_id, number, now=now)
+        queued, due = [], now
+        for index, (part, delay) in enumerate(zip(parts, delays, strict=True)):
+            due += timedelta(seconds=delay)
+            message, new = self.store.enqueue_outbound(
+                casino_id, guest_uuid, kind, part, key=f"{key}:{index}", not_before=due,
+                now=now, leased=True,
+            )  # fmt: skip
+            if new:
+                queued.append((message, delay))
+        return queued
 
     def _first_of_session(self, casino_id: str, guest_uuid: str, profile: GuestProfile,
                           now: datetime) -> bool:  # fmt: skip
@@ -172,20 +219,28 @@ class OutboundSender:
 
     async def deliver(self, message: OutboundMessage, now: datetime) -> SendReport:
         casino_id, outbound_id = message.casino_id, message.outbound_id
+        sms_number = self.content.catalog(casino_id).casino.sms_number or ""
         number = await asyncio.to_thread(self.store.guest_phone, casino_id, message.guest_uuid)
+        if self.limiter is not None:
+            # Gated before it waits for a slot too: a campaign's blocked messages take none.
+            blocked = await self._blocked(message, number, now)
+            if blocked is not None:
+                return blocked
+            waited = await self._slot(casino_id, sms_number)
+            if waited is None:
+                until = now + timedelta(seconds=PACE_WAIT_S)
+                await asyncio.to_thread(self.store.outbound_deferred, casino_id, outbound_id,
+                                        until=until, now=now)  # fmt: skip
+                return SendReport(outbound_id, False, "deferred", "send_rate",
+                                  "the sending number is at its rate; queued again")  # fmt: skip
+            now += timedelta(seconds=waited)
         async with self.locks.hold(casino_id, number):
-            if message.kind != "keyword":
-                verdict = await asyncio.to_thread(self.check, casino_id, number, message.kind,
-                                                  now, guest_uuid=message.guest_uuid)  # fmt: skip
-                if not verdict.eligible:
-                    await asyncio.to_thread(self.store.outbound_blocked, casino_id, outbound_id,
-                                            reason=verdict.blocked_by or "blocked", now=now)  # fmt: skip
-                    return SendReport(outbound_id, False, "blocked", verdict.blocked_by,
-                                      verdict.reason)  # fmt: skip
+            blocked = await self._blocked(message, number, now)
+            if blocked is not None:
+                return blocked
             if not await asyncio.to_thread(self.store.still_leased, casino_id, outbound_id):
                 return SendReport(outbound_id, False, "cancelled", "stop_status",
                                   "cancelled by the guest's STOP")  # fmt: skip
-            sms_number = self.content.catalog(casino_id).casino.sms_number or ""
             result = await self.provider.send(number, sms_number, message.body, casino_id)
         if result.success:
             await asyncio.to_thread(self.store.outbound_sent, casino_id, outbound_id,
@@ -196,6 +251,36 @@ class OutboundSender:
                                          error=result.error or "send failed", now=now)  # fmt: skip
         logger.warning("sms send failed (%s): %s; now %s", result.provider, result.error, status)
         return SendReport(outbound_id, False, status, "send_failed", result.error)
+
+    async def _blocked(self, message: OutboundMessage, number: str,
+                       now: datetime) -> SendReport | None:  # fmt: skip
+        """The gate at send time; a refused message is kept as blocked, with the rule."""
+        if message.kind == "keyword":
+            return None
+        casino_id, outbound_id = message.casino_id, message.outbound_id
+        verdict = await asyncio.to_thread(self.check, casino_id, number, message.kind, now,
+                                          guest_uuid=message.guest_uuid)  # fmt: skip
+        if verdict.eligible:
+            return None
+        await asyncio.to_thread(self.store.outbound_blocked, casino_id, outbound_id,
+                                reason=verdict.blocked_by or "blocked", now=now)  # fmt: skip
+        return SendReport(outbound_id, False, "blocked", verdict.blocked_by, verdict.reason)
+
+    async def _slot(self, casino_id: str, sms_number: str) -> float | None:
+        """Wait for a send slot of the casino's number: the seconds waited, or None when none
+        came within PACE_WAIT_S."""
+        if self.limiter is None:
+            return 0.0
+        windows = [("number", f"{casino_id}:{sms_number}"), ("burst", casino_id)]
+        started = clock.monotonic()
+        while True:
+            verdict = await asyncio.to_thread(self.limiter.hit, windows)
+            waited = clock.monotonic() - started
+            if verdict.allowed:
+                return waited
+            if waited >= PACE_WAIT_S:
+                return None
+            await asyncio.sleep(PACE_POLL_S)
 
     async def sweep(self, now: datetime) -> list[SendReport]:
         """Send what is due in every casino: retries, and what a restart left queued."""

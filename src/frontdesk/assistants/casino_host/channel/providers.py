@@ -1,14 +1,15 @@
 """Sending an SMS: one interface for every provider (WP1 item 34).
 
 The simulator keeps what it would have sent in an outbox (per process), for the phone
-simulator page, `frontdesk sms simulate` and tests. Twilio and Telnyx adapters come with the
-provider work of issue 19 (failover, receipts, the retry queue).
+simulator page, `frontdesk sms simulate` and tests; the Twilio and Telnyx senders and the
+failover between two providers are in `senders.py`.
 """
 
 from __future__ import annotations
 
-import itertools
 import threading
+import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -49,18 +50,23 @@ class SentSms:
 
 @dataclass
 class SimulatorProvider:
-    """Sends nothing: records each SMS in `outbox`."""
+    """Sends nothing: records each SMS in `outbox`, and tells `on_sent` (the gateway, which
+    then posts the simulator's signed delivery report to its own status webhook)."""
 
     name: str = "simulator"
     outbox: list[SentSms] = field(default_factory=list)
-    _ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    on_sent: Callable[[SentSms], None] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     async def send(self, to: str, from_: str, body: str, casino_id: str) -> SendResult:
         encoding, segments = classify_encoding(body)
         with self._lock:
-            message_id = f"sim-{next(self._ids):08d}"
-            self.outbox.append(SentSms(casino_id, to, from_, body, encoding, segments, message_id))
+            # Unique across restarts, like a provider's: a delivery report names one message.
+            message_id = f"sim-{uuid.uuid4().hex[:20]}"
+            sent = SentSms(casino_id, to, from_, body, encoding, segments, message_id)
+            self.outbox.append(sent)
+        if self.on_sent is not None:
+            self.on_sent(sent)
         return SendResult(True, message_id, self.name, segments)
 
     def health_check(self) -> Health:

@@ -1,6 +1,9 @@
-"""Inbound rate limits (WP1 item 40, T14; seeds README): sliding windows of 60 s per guest (10),
-per casino (100) and over every casino (1,000). A message over any of them gets no reply and
-HTTP 200 (the provider must not retry it); STOP, HELP and START are never limited.
+"""Rate limits (WP1 item 40, T14; seeds README), as sliding windows.
+
+Inbound: 60 s windows per guest (10), per casino (100) and over every casino (1,000). A message
+over any of them gets no reply and HTTP 200 (the provider must not retry it); STOP, HELP and
+START are never limited. Outbound: each sending number sends at most 1 SMS a second, and a
+casino at most 50 a second over all its numbers (`OutboundSender` waits for a slot).
 
     limiter = RateLimiter.from_url("redis://127.0.0.1:6379/0")   # or RateLimiter() in process
     verdict = limiter.hit([("guest", "mohegan_sun:hmac…"), ("casino", "mohegan_sun")], now)
@@ -24,25 +27,25 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-WINDOW_S = 60.0
-LIMITS = {"guest": 10, "casino": 100, "global": 1000}
+WINDOW_S = 60.0  # the inbound windows
+LIMITS = {"guest": 10, "casino": 100, "global": 1000, "number": 1, "burst": 50}
+WINDOWS_S = {"number": 1.0, "burst": 1.0}  # per second; every other scope per WINDOW_S
 MAX_KEYS = 10_000  # in process: the oldest windows are dropped beyond this
 RETRY_REDIS_AFTER_S = 30.0
 
-# KEYS: the windows; ARGV: now (ms), window (ms), a unique member, then each key's limit.
+# KEYS: the windows; ARGV: now (ms), a unique member, then each key's limit and window (ms).
 # Returns 0 when the message was counted in every window, else the 1-based index of the full one.
 SLIDING_WINDOW = """
 local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
 for i, key in ipairs(KEYS) do
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-  if redis.call('ZCARD', key) >= tonumber(ARGV[3 + i]) then
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - tonumber(ARGV[2 + 2 * i]))
+  if redis.call('ZCARD', key) >= tonumber(ARGV[1 + 2 * i]) then
     return i
   end
 end
-for _, key in ipairs(KEYS) do
-  redis.call('ZADD', key, now, ARGV[3])
-  redis.call('PEXPIRE', key, window)
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, ARGV[2])
+  redis.call('PEXPIRE', key, tonumber(ARGV[2 + 2 * i]))
 end
 return 0
 """
@@ -56,10 +59,13 @@ def _redis_errors() -> tuple[type[Exception], ...]:
     return (RedisError, OSError)
 
 
+Window = tuple[str, str, int, float]  # scope, key, limit, length in seconds
+
+
 @dataclass(frozen=True)
 class RateVerdict:
     allowed: bool
-    limited_by: str | None = None  # guest | casino | global
+    limited_by: str | None = None  # the scope of the full window: guest, casino, global, …
     backend: str = "memory"
 
 
@@ -71,13 +77,13 @@ class MemoryWindows:
         self._max_keys = max_keys
         self._lock = threading.Lock()
 
-    def hit(self, keys: Sequence[tuple[str, str, int]], now: float) -> str | None:
+    def hit(self, keys: Sequence[Window], now: float) -> str | None:
         with self._lock:
             windows = []
-            for scope, key, limit in keys:
+            for scope, key, limit, length in keys:
                 window = self._windows.setdefault(key, deque())
                 self._windows.move_to_end(key)
-                while window and window[0] <= now - WINDOW_S:
+                while window and window[0] <= now - length:
                     window.popleft()
                 if len(window) >= limit:
                     return scope
@@ -92,11 +98,14 @@ class MemoryWindows:
 @dataclass
 class RateLimiter:
     redis: Any = None  # a redis.Redis client, or None: in process only
-    limits: dict[str, int] = field(default_factory=lambda: dict(LIMITS))
+    limits: dict[str, int] = field(default_factory=dict)  # overrides of LIMITS, by scope
     prefix: str = "frontdesk:sms:rate:"
     memory: MemoryWindows = field(default_factory=MemoryWindows)
     _script: Any = None
     _redis_down_since: float | None = None
+
+    def __post_init__(self) -> None:
+        self.limits = {**LIMITS, **self.limits}
 
     @classmethod
     def from_url(cls, url: str | None) -> RateLimiter:
@@ -111,8 +120,10 @@ class RateLimiter:
         """Count one message in each (scope, key) window, unless one of them is full."""
         now = time.time() if now is None else now
         keys = [
-            (scope, f"{self.prefix}{scope}:{key}", self.limits[scope]) for scope, key in windows
-        ]
+            (scope, f"{self.prefix}{scope}:{key}", self.limits[scope],
+             WINDOWS_S.get(scope, WINDOW_S))
+            for scope, key in windows
+        ]  # fmt: skip
         if self.redis is not None and self._redis_usable(now):
             try:
                 return self._redis_hit(keys, now)
@@ -125,13 +136,12 @@ class RateLimiter:
         down = self._redis_down_since
         return down is None or now - down >= RETRY_REDIS_AFTER_S
 
-    def _redis_hit(self, keys: list[tuple[str, str, int]], now: float) -> RateVerdict:
+    def _redis_hit(self, keys: list[Window], now: float) -> RateVerdict:
         if self._script is None:
             self._script = self.redis.register_script(SLIDING_WINDOW)
+        sizes = [n for _, _, limit, length in keys for n in (limit, int(length * 1000))]
         full = int(self._script(
-            keys=[key for _, key, _ in keys],
-            args=[int(now * 1000), int(WINDOW_S * 1000), uuid.uuid4().hex,
-                  *[limit for _, _, limit in keys]],
+            keys=[key for _, key, _, _ in keys], args=[int(now * 1000), uuid.uuid4().hex, *sizes]
         ))  # fmt: skip
         if self._redis_down_since is not None:
             logger.warning("rate limits: Redis is back; windows are shared again")

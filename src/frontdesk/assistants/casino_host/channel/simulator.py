@@ -1,7 +1,8 @@
-"""Texting the host as a guest, in process: one inbound SMS signed as the simulator signs it and
-handed to the webhook's own pipeline (`SmsGateway.handle`), for `frontdesk sms simulate` and the
-phone simulator page. The clock may be set for that one message (`simulated_at`), to try quiet
-hours without waiting for the night."""
+"""The simulator's webhooks, in process: an inbound SMS from a guest (`text_the_host`, for
+`frontdesk sms simulate` and the phone simulator page) and the delivery report of each SMS the
+simulator "sent" (`report_delivery`), each signed as the simulator signs and handed to the
+webhook's own pipeline (`SmsGateway.handle`, `handle_receipt`). The clock may be set for one
+message (`simulated_at`), to try quiet hours without waiting for the night."""
 
 from __future__ import annotations
 
@@ -14,11 +15,16 @@ from contextvars import ContextVar
 from datetime import datetime
 from typing import Any
 
+from frontdesk.assistants.casino_host.channel.providers import SentSms
 from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
 from frontdesk.errors import FrontdeskError
 
 # The casino's clock for the message being simulated (None: the real clock). A context
 # variable, so one simulated message never moves another request's clock.
+DELIVERY_REPORT_AFTER_S = 0.5  # when the simulated handset acknowledges an SMS
+INBOUND_URL = "http://localhost/sms/inbound/simulator"
+STATUS_URL = "http://localhost/sms/status/simulator"
+
 SIMULATED_NOW: ContextVar[datetime | None] = ContextVar("casino_host_simulated_now", default=None)
 
 
@@ -55,4 +61,12 @@ async def text_the_host(gateway: Any, casino_id: str, number: str, text: str) ->
         )
     raw = json.dumps({"id": f"sim-{uuid.uuid4()}", "from": number, "to": to, "text": text}).encode()
     headers = simulator_headers(raw, gateway.secrets.simulator_keys[0], int(time.time()))
-    return await gateway.handle("simulator", "http://localhost/sms/inbound/simulator", headers, raw)
+    return await gateway.handle("simulator", INBOUND_URL, headers, raw)
+
+
+async def report_delivery(gateway: Any, sms: SentSms) -> Any:
+    """The delivery report the simulated carrier sends for `sms` (always `delivered`)."""
+    raw = json.dumps({"message_id": sms.message_id, "from": sms.from_,
+                      "status": "delivered"}).encode()  # fmt: skip
+    headers = simulator_headers(raw, gateway.secrets.simulator_keys[0], int(time.time()))
+    return await gateway.handle_receipt("simulator", STATUS_URL, headers, raw)

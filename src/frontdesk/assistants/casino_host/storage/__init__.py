@@ -24,7 +24,7 @@ from frontdesk.assistants.casino_host.storage.errors import (
 from frontdesk.assistants.casino_host.storage.escalations import BOT_PAUSE
 from frontdesk.assistants.casino_host.storage.ledger import GENESIS, ChainVerification, ConsentEvent
 from frontdesk.assistants.casino_host.storage.migrate import head_revision, upgrade
-from frontdesk.assistants.casino_host.storage.outbound import RETRY_DELAYS, OutboundMessage
+from frontdesk.assistants.casino_host.storage.outbound import LEASE, RETRY_DELAYS, OutboundMessage
 from frontdesk.assistants.casino_host.storage.phone import (
     PhoneCipher,
     PhoneHasher,
@@ -51,6 +51,7 @@ from frontdesk.assistants.casino_host.storage.webhooks import WEBHOOK_TTL, Webho
 __all__ = [
     "BOT_PAUSE",
     "GENESIS",
+    "LEASE",
     "RETRY_DELAYS",
     "SESSION_IDLE_LIMIT",
     "WEBHOOK_TTL",

@@ -102,9 +102,12 @@ class OutboundStore(StoreBase):
         not_before: datetime | None = None,
         campaign_id: str | None = None,
         now: datetime | None = None,
+        leased: bool = False,
     ) -> tuple[OutboundMessage, bool]:
         """Queue one SMS; (message, True) when new, (the earlier one, False) when `key` was
-        queued before (a campaign run twice, a retried turn)."""
+        queued before (a campaign run twice, a retried turn). `leased`: the caller sends it
+        itself at `not_before`, so it is queued already claimed (`sending`, its lease running
+        from then): the sweep takes it only if the caller dies."""
         if kind not in KINDS:
             raise ValueError(f"outbound kind must be one of {', '.join(KINDS)}, got {kind!r}")
         if not body.strip():
@@ -112,6 +115,7 @@ class OutboundStore(StoreBase):
         if not key or len(key) > 200:
             raise ValueError("an outbound key is 1-200 characters")
         now = moment(now)
+        due = moment(not_before) if not_before else now
         with self._begin() as session:
             existing = session.scalars(
                 select(OutboundRow).where(
@@ -129,9 +133,9 @@ class OutboundStore(StoreBase):
                 kind=kind,
                 body=body,
                 campaign_id=campaign_id,
-                status="queued",
-                attempts=0,
-                not_before=moment(not_before) if not_before else now,
+                status="sending" if leased else "queued",
+                attempts=1 if leased else 0,
+                not_before=due + LEASE if leased else due,
                 created_at=now,
                 updated_at=now,
             )
@@ -236,6 +240,21 @@ class OutboundStore(StoreBase):
         """The gate refused it at send time: kept with the reason, never sent."""
         return self._finish(
             casino_id, outbound_id, moment(now), status="blocked", reason=_short(reason)
+        )
+
+    @public
+    def outbound_deferred(
+        self, casino_id: str, outbound_id: str, *, until: datetime, now: datetime | None = None
+    ) -> bool:
+        """Not sent yet for want of a slot in the sending number's rate (item 40): queued
+        again for `until`, the attempt not counted (nothing went to the provider)."""
+        return self._finish(
+            casino_id,
+            outbound_id,
+            moment(now),
+            status="queued",
+            not_before=moment(until),
+            attempts=OutboundRow.attempts - 1,
         )
 
     @public
