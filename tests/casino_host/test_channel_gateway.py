@@ -224,6 +224,20 @@ async def test_a_reply_the_process_did_not_live_to_send_is_sent_once_by_the_swee
     assert len(gateway.provider.sent_to(phone)) == len(outcome.body["replies"])
 
 
+async def test_yes_after_the_hosts_reply_is_not_written_consent(gateway):  # T19
+    phone = new_phone()
+    await post(gateway, simulator_request(phone, "Hi there"))  # its reply is queued and sent
+    kinds = {m.kind for m in gateway.store.outbound_for(
+        "mohegan_sun", gateway.store.find_guest("mohegan_sun", phone))}  # fmt: skip
+    assert kinds == {"reply"}
+    await post(gateway, simulator_request(phone, "YES"))
+    guest = gateway.store.find_guest("mohegan_sun", phone)
+    consent = gateway.store.load_profile("mohegan_sun", guest).profile.consent
+    assert consent.get("consent_type") != "express_written" and not consent.get("marketing_consent")
+    assert gateway.store.audit_entries("mohegan_sun", event="marketing_opt_in",
+                                       guest_uuid=guest) == []  # fmt: skip
+
+
 async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_works(gateway):
     phone = new_phone()  # T14
     for _ in range(10):

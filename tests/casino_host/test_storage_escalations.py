@@ -224,7 +224,7 @@ def _call_arguments() -> dict[str, dict]:
         "verify_consent_chain": {"guest_uuid": g},
         "enqueue_outbound": {"guest_uuid": g, "kind": "marketing", "body": "hi", "key": "k"},
         "claim_due_outbound": {},
-        "still_leased": {"outbound_id": "o"},
+        "still_leased": {"outbound_id": "o", "attempt": 1},
         "outbound_sent": {"outbound_id": "o", "provider": "simulator", "provider_message_id": "p"},
         "outbound_blocked": {"outbound_id": "o", "reason": "quiet_hours"},
         "outbound_failed": {"outbound_id": "o", "error": "timeout"},

@@ -126,3 +126,30 @@ def test_a_casino_needs_a_real_time_zone_and_state(store: Store):
 def test_an_in_memory_sqlite_database_is_refused():
     with pytest.raises(ValueError, match="SQLite file"):
         Store("sqlite://", phone_pepper=PEPPER, migrate=False)
+
+
+def test_replies_join_the_outbound_queue_without_losing_a_queued_message(
+    empty_database_url: str,
+):
+    """0005: the queue's kinds gain `reply`; a database at 0004 keeps its rows (SQLite copies
+    the table in batch mode) and still refuses an unknown kind."""
+    upgrade(empty_database_url, "0004_sms_outbound")
+    with Store(empty_database_url, phone_pepper=PEPPER, migrate=False) as old:
+        old.put_casino("c1", name="C", timezone="UTC")
+        guest, _ = old.get_or_create_guest("c1", PHONE, now=NOW)
+        queued, _ = old.enqueue_outbound("c1", guest, "marketing", "Buffet Friday", key="k1",
+                                         now=NOW)  # fmt: skip
+        with pytest.raises(DBAPIError), old.engine.begin() as conn:
+            conn.execute(text("UPDATE sms_outbound SET kind = 'reply'"))
+    upgrade(empty_database_url)
+    with Store(empty_database_url, phone_pepper=PEPPER) as new:
+        [kept] = new.outbound_for("c1", guest)
+        assert (kept.outbound_id, kept.kind, kept.body) == (
+            queued.outbound_id,
+            "marketing",
+            "Buffet Friday",
+        )
+        reply, _ = new.enqueue_outbound("c1", guest, "reply", "It opens at 11", key="r1", now=NOW)
+        assert reply.kind == "reply"
+        with pytest.raises(DBAPIError), new.engine.begin() as conn:
+            conn.execute(text("UPDATE sms_outbound SET kind = 'nonsense'"))

@@ -97,7 +97,7 @@ def test_a_stop_cancels_queued_leased_and_retrying_messages(store: Store, casino
     assert statuses == {"marketing": "cancelled", "keyword": "queued"}
     # A worker that had a message leased finds it cancelled and sends nothing.
     leased = next(iter(claimed - {retrying.outbound_id}))
-    assert not store.still_leased(casino, leased)
+    assert not store.still_leased(casino, leased, 1)
     assert not store.outbound_sent(
         casino, leased, provider="simulator", provider_message_id="x", now=NOW
     )
@@ -106,8 +106,12 @@ def test_a_stop_cancels_queued_leased_and_retrying_messages(store: Store, casino
 def test_a_lease_that_runs_out_is_claimed_again(store: Store, casino: str, guest: str):
     queue(store, casino, guest)
     [first] = store.claim_due_outbound(casino, NOW)  # the worker dies while sending
+    assert store.still_leased(casino, first.outbound_id, first.attempts)
     assert store.claim_due_outbound(casino, NOW + timedelta(seconds=59)) == []
     [again] = store.claim_due_outbound(casino, NOW + timedelta(seconds=60))
+    # The first worker, back late, finds its claim taken over: only the second one sends.
+    assert not store.still_leased(casino, first.outbound_id, first.attempts)
+    assert store.still_leased(casino, again.outbound_id, again.attempts)
     assert again.outbound_id == first.outbound_id and again.attempts == 2
 
 

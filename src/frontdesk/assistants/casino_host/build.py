@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -185,7 +186,7 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
     service.sms = build_gateway(service, host, provider)
-    sender = asyncio.create_task(send_due_forever(service.sms.outbound))
+    sender = asyncio.create_task(send_due_forever(service.sms.outbound, lambda: service.clock()))
     resources.callback(sender.cancel)
     resources.push_async_callback(finish_sending, service.sms)  # runs first on close
     return service
@@ -268,13 +269,14 @@ async def finish_sending(gateway: SmsGateway) -> None:
         logger.warning("closing: SMS still due are left to the outbound queue")
 
 
-async def send_due_forever(sender: OutboundSender) -> None:
+async def send_due_forever(sender: OutboundSender, clock: Callable[[], datetime]) -> None:
     """Items 35-37 while the service runs: queued messages that are due (retries at 5/25/125 s,
-    what a restart left behind) are sent, each through the gate again."""
+    what a restart left behind) are sent, each through the gate again, on the service's clock
+    (the one its turns run at)."""
     while True:
         await asyncio.sleep(SEND_DUE_EVERY_S)
         try:
-            await sender.sweep(datetime.now(UTC))
+            await sender.sweep(clock())
         except Exception:
             logger.exception("outbound sweep failed")
 

@@ -44,7 +44,8 @@ def opt_in_prompt(store: Store, intake: Intake) -> str | None:
     if intake.profile.consent.get("consent_type") == "express_written":
         return None
     sent = store.outbound_for(intake.casino_id, intake.guest_uuid, statuses=("sent", "delivered"))
-    promotional = [m for m in sent if m.kind != "keyword"]
+    # Sent on the host's own initiative: not a keyword confirmation, not a reply.
+    promotional = [m for m in sent if m.kind not in ("keyword", "reply")]
     return promotional[-1].outbound_id if promotional else None
 
 

@@ -22,7 +22,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -135,7 +135,7 @@ class SmsGateway:
                 await self._record_limited(casino_id, sms, verdict)
                 await self._finish(provider, casino_id, sms.key, ok=True)
                 return WebhookOutcome(200, {"status": "rate_limited"})
-        now = SIMULATED_NOW.get() or datetime.fromtimestamp(self.clock(), UTC)
+        now = SIMULATED_NOW.get() or self.service.clock()  # the clock the turn runs at
         if opts_out(sms.text):
             # A STOP's write and a send to the same guest never interleave: once the STOP
             # is acknowledged, nothing more goes out (a send under way finishes first).
@@ -272,7 +272,7 @@ class SmsGateway:
         """The reply queued and the claim closed, in one transaction: a reply is queued once
         and only for a delivery that is marked done (a failed turn's fallback has its own
         key, so the provider's retry still gets the real answer)."""
-        kind = "keyword" if speaker in KEYWORD_SPEAKERS else "transactional"
+        kind = "keyword" if speaker in KEYWORD_SPEAKERS else "reply"
         key = f"{'reply' if ok else 'fallback'}:{sms.key}"
 
         def settle() -> list[tuple[OutboundMessage, float]]:

@@ -2,8 +2,9 @@
 sends (a reply, an outbound message, a campaign, a retry) is queued in the database, then sent
 by `OutboundSender.send_due`, which runs `check_message_eligibility` again right before the
 provider is called, under the guest's send lock, so a STOP acknowledged meanwhile wins.
-Replies are queued as `transactional` (they answer the guest), the keyword confirmations as
-`keyword` (sent even to a guest who has just said STOP: it is the STOP's own confirmation).
+Replies are queued as `reply` and gated as transactional (they answer the guest), the keyword
+confirmations as `keyword` (sent even to a guest who has just said STOP: it is the STOP's own
+confirmation).
 
 With a limiter, each sending number sends at most 1 SMS a second and a casino 50 a second: a
 send waits for its slot (before it takes the guest's lock, so a STOP never waits for it), and
@@ -238,9 +239,11 @@ class OutboundSender:
             blocked = await self._blocked(message, number, now)
             if blocked is not None:
                 return blocked
-            if not await asyncio.to_thread(self.store.still_leased, casino_id, outbound_id):
-                return SendReport(outbound_id, False, "cancelled", "stop_status",
-                                  "cancelled by the guest's STOP")  # fmt: skip
+            if not await asyncio.to_thread(self.store.still_leased, casino_id, outbound_id,
+                                           message.attempts):  # fmt: skip
+                return SendReport(outbound_id, False, "cancelled", "lease_lost",
+                                  "cancelled by the guest's STOP, or sent by another worker "
+                                  "after this one's lease ran out")  # fmt: skip
             result = await self.provider.send(number, sms_number, message.body, casino_id)
         if result.success:
             await asyncio.to_thread(self.store.outbound_sent, casino_id, outbound_id,
@@ -258,7 +261,8 @@ class OutboundSender:
         if message.kind == "keyword":
             return None
         casino_id, outbound_id = message.casino_id, message.outbound_id
-        verdict = await asyncio.to_thread(self.check, casino_id, number, message.kind, now,
+        kind = "transactional" if message.kind == "reply" else message.kind
+        verdict = await asyncio.to_thread(self.check, casino_id, number, kind, now,
                                           guest_uuid=message.guest_uuid)  # fmt: skip
         if verdict.eligible:
             return None

@@ -30,7 +30,9 @@ from frontdesk.assistants.casino_host.storage.tables import DeadLetterRow, Outbo
 RETRY_DELAYS = (timedelta(seconds=5), timedelta(seconds=25), timedelta(seconds=125))
 LEASE = timedelta(seconds=60)  # a `sending` message whose worker went quiet is claimed again
 OPEN = ("queued", "sending")  # what a STOP cancels
-KINDS = ("transactional", "informational", "marketing", "keyword")
+# `reply`: the host's answer to the guest's message (gated as transactional); `keyword`: a
+# STOP/HELP/START confirmation (never gated); the others are sent on the host's own initiative.
+KINDS = ("transactional", "informational", "marketing", "keyword", "reply")
 REASON_CHARS = 200
 
 
@@ -201,15 +203,17 @@ class OutboundStore(StoreBase):
             return result.rowcount == 1
 
     @public
-    def still_leased(self, casino_id: str, outbound_id: str) -> bool:
-        """Whether the message may still be sent (not cancelled since it was claimed)."""
+    def still_leased(self, casino_id: str, outbound_id: str, attempt: int) -> bool:
+        """Whether this claim (`attempt`: the message's `attempts` when it was claimed) may
+        still send it: not cancelled since, and not claimed again by another worker after
+        the lease ran out (each claim counts an attempt, so the count fences the claim)."""
         with self._begin() as session:
-            status = session.scalar(
-                select(OutboundRow.status).where(
+            row = session.execute(
+                select(OutboundRow.status, OutboundRow.attempts).where(
                     OutboundRow.casino_id == casino_id, OutboundRow.outbound_id == outbound_id
                 )
-            )
-            return status == "sending"
+            ).first()
+            return row is not None and row.status == "sending" and row.attempts == attempt
 
     @public
     def outbound_sent(

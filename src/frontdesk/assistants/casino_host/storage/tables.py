@@ -351,7 +351,8 @@ class OutboundRow(Base):
         Index(None, "casino_id", "guest_uuid", "status"),
         Index(None, "casino_id", "provider_message_id"),
         CheckConstraint(
-            "kind IN ('transactional', 'informational', 'marketing', 'keyword')", name="kind"
+            "kind IN ('transactional', 'informational', 'marketing', 'keyword', 'reply')",
+            name="kind",
         ),
         CheckConstraint(
             "status IN ('queued', 'sending', 'sent', 'delivered', 'blocked', 'cancelled', 'dead')",
