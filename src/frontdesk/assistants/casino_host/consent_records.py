@@ -1,16 +1,83 @@
-"""A compliance keyword's writes (WP1 items 14-25, T5, T6, T19), in one transaction: the consent
-record (X4), the consent ledger's hash-chain event, the audit row, the cancelled outbound queue
-of a STOP, and the reply. Split from `turn_records`, which records ordinary turns."""
+"""A compliance keyword answered without the model (WP1 items 14-25, T5, T6, T19), and its
+writes in one transaction: the consent record (X4), the consent ledger's hash-chain event, the
+audit row, the cancelled outbound queue of a STOP, and the reply. Split from `turn_records`,
+which records ordinary turns.
+
+`receive` takes a guest's message in and, when it is a keyword, answers it, in the same
+transaction: a STOP is one commit, and lands whole or not at all.
+"""
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from frontdesk.assistants.casino_host.channel.replies import KeywordDecision
+from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host.channel.keywords import (
+    Keyword,
+    is_natural_opt_out,
+    keyword_of,
+)
+from frontdesk.assistants.casino_host.channel.replies import (
+    KeywordDecision,
+    keyword_decision,
+    keyword_language,
+)
+from frontdesk.assistants.casino_host.content.models import Casino
 from frontdesk.assistants.casino_host.profile import GuestProfile
-from frontdesk.assistants.casino_host.storage import StaleProfile, Store
-from frontdesk.assistants.casino_host.turn_records import SAVE_ATTEMPTS, Intake, reply_key
+from frontdesk.assistants.casino_host.storage import LoadedProfile, StaleProfile, Store
+from frontdesk.assistants.casino_host.turn_records import (
+    SAVE_ATTEMPTS,
+    Intake,
+    reply_key,
+    take_in,
+    with_turn_context,
+)
+
+
+@dataclass(frozen=True)
+class ConsentReply:
+    text: str  # "" when the guest is sent nothing (a suppressed guest's other messages)
+    language: str
+    profile: GuestProfile  # after the keyword's effect
+
+
+def receive(store: Store, casino_id: str, casino: Casino, phone: str, message: str,
+            delivery_id: str, now: datetime) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
+    """`take_in`, then the keyword's answer, in one transaction; when the message is
+    conversation for the graph (no answer: None), the intake carries the graph's context. `casino`: its name, phone and privacy link are in
+    the replies."""
+    with store.transaction():
+        intake = take_in(store, casino_id, phone, message, delivery_id, now)
+        if intake.answered is not None:
+            return intake, None
+        consent = answer_keyword(store, casino, message, intake, now)
+        if consent is not None:
+            return intake, consent
+        return with_turn_context(store, intake, now), None
+
+
+def answer_keyword(store: Store, casino: Casino, message: str, intake: Intake,
+                   now: datetime) -> ConsentReply | None:  # fmt: skip
+    """A compliance keyword (or any message from a suppressed guest) decided, answered and
+    written; None when the message is conversation for the graph."""
+    keyword = keyword_of(message)
+    suppressed = bool(intake.profile.consent.get("suppressed"))
+    prompt = opt_in_prompt(store, intake) if keyword is Keyword.YES and not suppressed else None
+    decision = keyword_decision(keyword, suppressed=suppressed,
+                                in_words=is_natural_opt_out(message), opt_in_prompt=prompt)  # fmt: skip
+    if decision is None:
+        return None
+    language = keyword_language(message, intake.profile.prompt_view(now).language or "en")
+    text = ""
+    if decision.reply is not None:
+        text = prompts.say(decision.reply, language, casino=casino.name, phone=casino.phone,
+                           privacy_url=casino.privacy_url or casino.website or "")  # fmt: skip
+    profile = write_consent_reply(store, intake, decision, keyword=keyword.value if keyword else None,
+                                  reply=text or None, now=now)  # fmt: skip
+    return ConsentReply(text, language, profile)
 
 
 def write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision, *,
@@ -89,7 +156,13 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
                          keyword: str | None, reply: str | None,
                          now: datetime) -> GuestProfile:  # fmt: skip
     for attempt in range(SAVE_ATTEMPTS):
-        loaded = store.load_profile(intake.casino_id, intake.guest_uuid)
+        # The profile as the intake read it (in this transaction, as a rule), then, after a
+        # concurrent write, as it is now.
+        loaded = (
+            LoadedProfile(copy.deepcopy(intake.profile), intake.profile_version)
+            if attempt == 0
+            else store.load_profile(intake.casino_id, intake.guest_uuid)
+        )
         profile = loaded.profile
         if profile.engagement.last_message_id == intake.message_id:
             break  # applied by an earlier delivery of this message

@@ -27,19 +27,9 @@ from frontdesk.agentkit.service import DURABILITY
 from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
 from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
 from frontdesk.assistants.casino_host import prompts
-from frontdesk.assistants.casino_host.channel.keywords import (
-    Keyword,
-    is_natural_opt_out,
-    keyword_of,
-)
-from frontdesk.assistants.casino_host.channel.replies import (
-    KeywordDecision,
-    keyword_decision,
-    keyword_language,
-)
 from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
-from frontdesk.assistants.casino_host.consent_records import opt_in_prompt, write_consent_reply
+from frontdesk.assistants.casino_host.consent_records import receive
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
@@ -52,7 +42,6 @@ from frontdesk.assistants.casino_host.storage.phone import E164
 from frontdesk.assistants.casino_host.turn_records import (
     Intake,
     Written,
-    take_in,
     write_holding,
     write_turn,
 )
@@ -212,21 +201,16 @@ class CasinoHostService:
         # The phone simulator may set the clock for one message (quiet hours by day).
         now = catalog.local(SIMULATED_NOW.get() or self.clock())
         delivery_id = delivery_id or f"chat:{uuid.uuid4()}"
-        intake = await self._storage(take_in, self.store, casino_id, phone, message,
-                                     delivery_id, now)  # fmt: skip
+        intake, consent = await self._storage(receive, self.store, casino_id, catalog.casino,
+                                              phone, message, delivery_id, now)  # fmt: skip
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
-        keyword = keyword_of(message)
-        suppressed = bool(intake.profile.consent.get("suppressed"))
-        prompt = None
-        if keyword is Keyword.YES and not suppressed:
-            prompt = await self._storage(opt_in_prompt, self.store, intake)
-        decision = keyword_decision(
-            keyword, suppressed=suppressed, in_words=is_natural_opt_out(message),
-            opt_in_prompt=prompt,
-        )  # fmt: skip
-        if decision is not None:
-            return await self._consent(message, keyword, decision, intake, thread_id, now)
+        if consent is not None:  # a compliance keyword, answered without the model
+            state = {"language": consent.language, "speaker": CONSENT_SPEAKER}
+            sms = split_sms(consent.text, max_parts=2) if consent.text else []
+            written = Written(None, None, 0, consent.profile)
+            return self._answer(thread_id, intake, state, consent.text, sms, CONSENT_SPEAKER,
+                                written)  # fmt: skip
         # During a person's pause the bot holds, except that a safety or blocked message
         # still gets the gate's reply (a crisis is never answered "a host will text you").
         if intake.pause is not None and not check(message).ends_turn:
@@ -293,32 +277,6 @@ class CasinoHostService:
             logger.warning("casino host turn out of time: the fallback answers")
             text = prompts.say(prompts.FALLBACK, inputs["language"], **casino_values(context))
             return {**inputs, "messages": [AIMessage(content=text)], "speaker": FALLBACK}
-
-    async def _consent(self, message: str, keyword: Keyword | None, decision: KeywordDecision,
-                       intake: Intake, thread_id: str, now: datetime) -> Answer:  # fmt: skip
-        """A compliance keyword, answered without the model (`channel.replies`); a suppressed
-        guest's other messages are stored and get no reply (nothing may be sent after an
-        opt-out)."""
-        casino = self.services.content.catalog(intake.casino_id).casino
-        guest_language = intake.profile.prompt_view(now).language or "en"
-        language = keyword_language(message, guest_language)
-        text = ""
-        if decision.reply is not None:
-            text = prompts.say(
-                decision.reply,
-                language,
-                casino=casino.name,
-                phone=casino.phone,
-                privacy_url=casino.privacy_url or casino.website or "",
-            )
-        profile = await self._storage(
-            write_consent_reply, self.store, intake, decision,
-            keyword=keyword.value if keyword else None, reply=text or None, now=now,
-        )  # fmt: skip
-        state = {"language": language, "speaker": CONSENT_SPEAKER}
-        sms = split_sms(text, max_parts=2) if text else []
-        written = Written(None, None, 0, profile)
-        return self._answer(thread_id, intake, state, text, sms, CONSENT_SPEAKER, written)
 
     def _answered(self, thread_id: str, intake: Intake) -> Answer:
         reply = intake.answered

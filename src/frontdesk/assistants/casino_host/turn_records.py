@@ -3,7 +3,9 @@ runs these in a worker thread).
 
 `take_in` runs before the graph: the guest (created on first contact), the conversation (a
 new session after 48 h idle), the message stored once per delivery id with its PII redacted,
-and whether a person has the conversation (the 30-minute pause). `write_turn` runs after it:
+and the profile; `with_turn_context` adds what only the graph reads (the recent messages, the
+offers, and whether a person has the conversation: the 30-minute pause), so a compliance
+keyword, answered without the graph, does not read them. `write_turn` runs after it:
 the profile, the offer, the escalation, the audit rows and the reply, each keyed by the guest's
 message, so a message delivered twice is answered once and applied once. Each runs in one
 transaction (`Store.transaction`): a turn whose writes failed is answered again, whole, on the
@@ -13,7 +15,7 @@ next delivery.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -41,12 +43,14 @@ class Intake:
     thread_id: str  # X2: casino:guest:session
     opening: str  # new_guest | continued | new_session
     profile: GuestProfile
-    offers: OfferHistory
+    profile_version: int  # as read: a write in the same transaction saves against it
     message_id: int
     is_new: bool
     pii_redacted: bool
-    pause: Escalation | None  # a person has the conversation: hold, no model
     answered: StoredMessage | None  # this message's reply, when it was already sent
+    # Read by `with_turn_context`, for the graph:
+    offers: OfferHistory = field(default_factory=OfferHistory)
+    pause: Escalation | None = None  # a person has the conversation: hold, no model
     recent_guest_texts: tuple[str, ...] = ()  # before this message, oldest first
     # A new session: who answered last in the previous one (item 43's "last time we
     # discussed ..."), None when there was none.
@@ -68,48 +72,54 @@ def reply_key(message_id: int) -> str:
 def take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: str,
             now: datetime) -> Intake:  # fmt: skip
     with store.transaction():  # one commit for the turn's reads and its inbound message
-        return _take_in(store, casino_id, phone, text, delivery_id, now)
-
-
-def _take_in(store: Store, casino_id: str, phone: str, text: str, delivery_id: str,
-             now: datetime) -> Intake:  # fmt: skip
-    guest_uuid, _ = store.get_or_create_guest(casino_id, phone, now=now)
-    opening = store.open_or_resume_conversation(casino_id, guest_uuid, now)
-    redacted = scan_pii(text).redacted_text
-    message_id, is_new = store.record_inbound(
-        casino_id,
-        delivery_id,
-        thread_id=opening.thread_id,
-        text=redacted,
-        pii_redacted=redacted != text,
-        substantive=is_substantive(text),
-        now=now,
-    )
-    loaded = store.load_profile(casino_id, guest_uuid)
-    recent = store.recent_messages(casino_id, opening.thread_id, n=8)
-    previous_agent = None
-    if opening.previous is not None:
-        earlier = store.recent_messages(casino_id, opening.previous.thread_id, n=10)
-        previous_agent = next(
-            (m.agent for m in reversed(earlier) if m.direction == "outbound" and m.agent), None
+        guest_uuid, _ = store.get_or_create_guest(casino_id, phone, now=now)
+        opening = store.open_or_resume_conversation(casino_id, guest_uuid, now)
+        redacted = scan_pii(text).redacted_text
+        message_id, is_new = store.record_inbound(
+            casino_id,
+            delivery_id,
+            thread_id=opening.thread_id,
+            text=redacted,
+            pii_redacted=redacted != text,
+            substantive=is_substantive(text),
+            now=now,
         )
-    return Intake(
-        casino_id=casino_id,
-        guest_uuid=guest_uuid,
-        thread_id=opening.thread_id,
-        opening=opening.kind,
-        profile=loaded.profile,
+        loaded = store.load_profile(casino_id, guest_uuid)
+        return Intake(
+            casino_id=casino_id,
+            guest_uuid=guest_uuid,
+            thread_id=opening.thread_id,
+            opening=opening.kind,
+            profile=loaded.profile,
+            profile_version=loaded.version,
+            message_id=message_id,
+            is_new=is_new,
+            pii_redacted=redacted != text,
+            answered=None if is_new else store.find_outbound(casino_id, reply_key(message_id)),
+            previous_agent=_previous_agent(store, casino_id, opening.previous),
+        )
+
+
+def with_turn_context(store: Store, intake: Intake, now: datetime) -> Intake:
+    """The intake with what the graph reads: the guest's recent texts, the offers, the pause."""
+    casino_id, guest_uuid = intake.casino_id, intake.guest_uuid
+    recent = store.recent_messages(casino_id, intake.thread_id, n=8)
+    return replace(
+        intake,
         offers=store.offer_history(casino_id, guest_uuid),
-        message_id=message_id,
-        is_new=is_new,
-        pii_redacted=redacted != text,
         pause=store.active_pause(casino_id, guest_uuid, now),
-        answered=None if is_new else store.find_outbound(casino_id, reply_key(message_id)),
         recent_guest_texts=tuple(
-            m.text for m in recent if m.direction == "inbound" and m.message_id != message_id
+            m.text for m in recent if m.direction == "inbound" and m.message_id != intake.message_id
         ),
-        previous_agent=previous_agent,
     )
+
+
+def _previous_agent(store: Store, casino_id: str, previous: Any) -> str | None:
+    """A new session: who answered last in the previous one (item 43)."""
+    if previous is None:
+        return None
+    earlier = store.recent_messages(casino_id, previous.thread_id, n=10)
+    return next((m.agent for m in reversed(earlier) if m.direction == "outbound" and m.agent), None)
 
 
 def _apply(profile: GuestProfile, intake: Intake, state: dict[str, Any], text: str,

@@ -89,6 +89,17 @@ class WebhookSecrets:
 
 
 @dataclass(frozen=True)
+class TurnReply:
+    """The host's answer to one inbound SMS: its parts, who answered, whether the turn
+    completed (else the static fallback), and the guest (None when the turn failed)."""
+
+    parts: list[str]
+    speaker: str
+    ok: bool
+    guest_uuid: str | None = None
+
+
+@dataclass(frozen=True)
 class WebhookOutcome:
     status: int
     body: dict[str, Any]
@@ -140,17 +151,15 @@ class SmsGateway:
             # A STOP's write and a send to the same guest never interleave: once the STOP
             # is acknowledged, nothing more goes out (a send under way finishes first).
             async with self.outbound.locks.hold(casino_id, sms.sender):
-                parts, speaker, ok = await self._answer(casino_id, sms)
+                reply = await self._answer(casino_id, sms)
         else:
-            parts, speaker, ok = await self._answer(casino_id, sms)
-        delays = self._delays(parts)
-        queued = await self._settle(casino_id, sms, parts, delays, speaker, ok=ok, now=now)
+            reply = await self._answer(casino_id, sms)
+        delays = self._delays(reply.parts)
+        queued = await self._settle(casino_id, sms, reply, delays, now=now)
         if queued:
             self._send_later(queued, now)
-        return WebhookOutcome(
-            200,
-            {"status": "processed", "replies": parts, "delays_s": [round(d, 2) for d in delays]},
-        )
+        return WebhookOutcome(200, {"status": "processed", "replies": reply.parts,
+                                    "delays_s": [round(d, 2) for d in delays]})  # fmt: skip
 
     async def handle_receipt(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
@@ -242,8 +251,7 @@ class SmsGateway:
                 raise SignatureError(401, "no Telnyx public key is configured")
             verify_telnyx(raw, headers, self.secrets.telnyx_public_key, now=now)
 
-    async def _answer(self, casino_id: str, sms: InboundSms) -> tuple[list[str], str, bool]:
-        """The reply's SMS parts, who answered, and whether the turn completed."""
+    async def _answer(self, casino_id: str, sms: InboundSms) -> TurnReply:
         try:
             answer = await self.service.ask(
                 sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
@@ -255,8 +263,9 @@ class SmsGateway:
             logger.exception("sms turn failed; the static fallback is sent")
             casino = self.service.services.content.catalog(casino_id).casino
             text = prompts.say(prompts.FALLBACK, "en", casino=casino.name, phone=casino.phone)
-            return split_sms(text, max_parts=2), "fallback", False
-        return list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""), True
+            return TurnReply(split_sms(text, max_parts=2), "fallback", ok=False)
+        return TurnReply(list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""),
+                         ok=True, guest_uuid=answer.extra.get("guest_uuid"))  # fmt: skip
 
     def _delays(self, parts: list[str]) -> list[float]:
         """Item 33: how long the host "types" before each SMS (0 when the delay is off)."""
@@ -266,20 +275,24 @@ class SmsGateway:
                             sms_parts=len(parts))  # fmt: skip
         return delays_for(parts, kind, self.rng)
 
-    async def _settle(self, casino_id: str, sms: InboundSms, parts: list[str],
-                      delays: list[float], speaker: str, *, ok: bool,
+    async def _settle(self, casino_id: str, sms: InboundSms, reply: TurnReply,
+                      delays: list[float], *,
                       now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
         """The reply queued and the claim closed, in one transaction: a reply is queued once
         and only for a delivery that is marked done (a failed turn's fallback has its own
         key, so the provider's retry still gets the real answer)."""
-        kind = "keyword" if speaker in KEYWORD_SPEAKERS else "reply"
-        key = f"{'reply' if ok else 'fallback'}:{sms.key}"
+        kind = "keyword" if reply.speaker in KEYWORD_SPEAKERS else "reply"
+        key = f"{'reply' if reply.ok else 'fallback'}:{sms.key}"
 
         def settle() -> list[tuple[OutboundMessage, float]]:
             with self.store.transaction():
-                queued = self.outbound.queue_reply(casino_id, sms.sender, parts, delays,
-                                                   kind=kind, key=key, now=now) if parts else []  # fmt: skip
-                self.store.finish_webhook(casino_id, sms.key, ok=ok)
+                queued = []
+                if reply.parts:
+                    queued = self.outbound.queue_reply(
+                        casino_id, sms.sender, reply.parts, delays, kind=kind, key=key,
+                        now=now, guest_uuid=reply.guest_uuid,
+                    )  # fmt: skip
+                self.store.finish_webhook(casino_id, sms.key, ok=reply.ok)
             return queued
 
         try:
