@@ -238,6 +238,52 @@ async def test_yes_after_the_hosts_reply_is_not_written_consent(gateway):  # T19
                                        guest_uuid=guest) == []  # fmt: skip
 
 
+async def test_a_database_that_goes_away_mid_turn_loses_nothing_and_sends_nothing_twice(
+    gateway, monkeypatch
+):
+    from contextlib import contextmanager
+
+    from frontdesk.assistants.casino_host.channel import gateway as gateway_module
+    from frontdesk.assistants.casino_host.storage import StorageUnavailable
+
+    phone, store = new_phone(), gateway.store
+    request = simulator_request(phone, "STOP", message_id="SIM-db-away")
+    real_transaction, real_finish = store.transaction, store.finish_webhook
+    down = True
+
+    @contextmanager
+    def transaction():
+        if down:  # the database goes away after the claim, before the turn's writes
+            raise StorageUnavailable("sqlite", "connection refused")
+        with real_transaction():
+            yield
+
+    def finish(*args, **kwargs):
+        if down:
+            raise StorageUnavailable("sqlite", "connection refused")
+        return real_finish(*args, **kwargs)
+
+    monkeypatch.setattr(store, "transaction", transaction)
+    monkeypatch.setattr(store, "finish_webhook", finish)
+    monkeypatch.setattr(gateway_module, "RELEASE_EVERY_S", 0.05)
+    outcome = await gateway.handle(*request)
+    # Not acknowledged: nothing was recorded, nothing sent; the provider sends it again.
+    assert outcome.status == 503 and "nothing was recorded" in outcome.body["error"]
+    assert gateway.provider.sent_to(phone) == [] and store.find_guest("mohegan_sun", phone) is None
+    await asyncio.sleep(0.2)
+    down = False  # the database is back: the claim is released, the redelivery processed
+    await gateway.drain()
+    status, body = await post(gateway, request)
+    assert (status, body["status"]) == (200, "processed")
+    assert [sms.body[:25] for sms in gateway.provider.sent_to(phone)] == [
+        "You've been unsubscribed "
+    ]
+    assert await post(gateway, request) == (200, {"status": "duplicate"})
+    guest = store.find_guest("mohegan_sun", phone)
+    chain = store.verify_consent_chain("mohegan_sun", guest)
+    assert chain.valid and chain.chain_length == 1
+
+
 async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_works(gateway):
     phone = new_phone()  # T14
     for _ in range(10):

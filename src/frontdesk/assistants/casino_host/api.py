@@ -37,7 +37,7 @@ ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
             _400="A body that is not the provider's, or a missing or stale timestamp",
             _401="A missing or wrong signature (no API key is used: the signature is the proof)",
             _404="An unknown provider, or a number no casino texts from",
-            _503="Storage unavailable before the message was claimed: the provider retries",
+            _503="Storage unavailable: nothing was recorded, the provider sends it again",
         ),
     },
 )

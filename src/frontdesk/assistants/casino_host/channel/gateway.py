@@ -56,12 +56,14 @@ from frontdesk.assistants.casino_host.channel.simulator import (
     report_delivery,
 )
 from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
+from frontdesk.assistants.casino_host.service import HostUnavailable
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.storage import (
     OutboundMessage,
     StorageError,
     StorageUnavailable,
 )
+from frontdesk.assistants.casino_host.storage.webhooks import STALE_CLAIM
 
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -69,6 +71,7 @@ T = TypeVar("T")
 # Who answered without the model: these replies are queued as `keyword` messages, which go out
 # even to a guest who has just opted out (the STOP confirmation itself).
 KEYWORD_SPEAKERS = frozenset({"consent"})
+RELEASE_EVERY_S = 2.0  # how often a claim left by a lost database is retried
 LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
 
 
@@ -97,6 +100,7 @@ class TurnReply:
     speaker: str
     ok: bool
     guest_uuid: str | None = None
+    unrecorded: bool = False  # the database went away: nothing of the turn was recorded
 
 
 @dataclass(frozen=True)
@@ -154,6 +158,13 @@ class SmsGateway:
                 reply = await self._answer(casino_id, sms)
         else:
             reply = await self._answer(casino_id, sms)
+        if reply.unrecorded:
+            # The database went away during the turn: nothing of it was recorded (its
+            # transactions rolled back), so the message is not acknowledged. The provider
+            # sends it again, and its claim is released as soon as the database answers.
+            self._track(self._release_claim(casino_id, sms.key))
+            return WebhookOutcome(503, {"error": "storage unavailable; nothing was recorded, "
+                                                 "send it again"})  # fmt: skip
         delays = self._delays(reply.parts)
         queued = await self._settle(casino_id, sms, reply, delays, now=now)
         if queued:
@@ -181,6 +192,17 @@ class SmsGateway:
         except StorageUnavailable:
             return WebhookOutcome(503, {"error": "storage unavailable; retry"})
         return WebhookOutcome(200, {"status": status or "unknown_message"})
+
+    async def _release_claim(self, casino_id: str, key: str) -> None:
+        """Mark a claim failed once the database answers again, so that the provider's next
+        delivery is processed (else it would wait out the claim's 300 s)."""
+        for _ in range(int(STALE_CLAIM.total_seconds() / RELEASE_EVERY_S)):
+            try:
+                await asyncio.to_thread(self.store.finish_webhook, casino_id, key, ok=False)
+                return
+            except StorageError:
+                await asyncio.sleep(RELEASE_EVERY_S)
+        logger.error("sms webhook claim left to expire: the database stayed away")
 
     async def _finish(self, provider: str, casino_id: str, key: str, *, ok: bool) -> None:
         try:
@@ -257,6 +279,9 @@ class SmsGateway:
                 sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
                 delivery_id=sms.key,
             )  # fmt: skip
+        except HostUnavailable:
+            logger.error("sms turn: the database went away; the provider will send it again")
+            return TurnReply([], "", ok=False, unrecorded=True)
         except Exception:
             # C4: the guest still gets an answer, and the provider a 200; the claim is marked
             # failed, so a redelivery runs the turn again.
