@@ -28,6 +28,7 @@ from frontdesk.assistants.casino_host.channel.signatures import (
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models
 
+from . import test_storage_support as support
 from .test_service import StubRouter, offline_settings
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -45,9 +46,23 @@ def new_phone() -> str:
     return f"+1860555{next(_numbers) + 3000:04d}"
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def service(tmp_path_factory):
-    settings = offline_settings(tmp_path_factory.mktemp("casino_gateway"))
+# The pipeline on both databases: SQLite, and the local PostgreSQL (a fresh database).
+postgres_server = support.postgres_server
+
+
+@pytest_asyncio.fixture(
+    scope="module",
+    loop_scope="module",
+    params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)],
+)
+async def service(request, tmp_path_factory):
+    data_dir = tmp_path_factory.mktemp("casino_gateway")
+    if request.param == "postgresql":
+        settings = offline_settings(
+            data_dir, database_url=request.getfixturevalue("postgres_server")()
+        )
+    else:
+        settings = offline_settings(data_dir)
     built = await build_service(
         settings, Models(settings, chat_override=ScriptedChatModel(script=lambda _: "unused"))
     )

@@ -355,6 +355,10 @@ def test_no_language_request(message: str) -> None:
         ("ok", None),
         ("7pm", None),
         ("", None),
+        # T18 (WP1): the acceptance cases, a Spanish word inside English included.
+        ("Hola, quiero una mesa para dos", "es"),
+        ("hola", "es"),
+        ("Is the mesa grill open tonight for dinner", "en"),
     ],
 )
 def test_detect_language(text: str, language: str | None) -> None:

@@ -29,7 +29,7 @@ def test_short_text_is_one_part_unchanged():
     assert split_sms("   ") == []
 
 
-def test_a_300_character_reply_goes_in_two_sms_within_limits():
+def test_a_300_character_reply_goes_in_two_sms_within_limits():  # T11
     text = f"{SENTENCE_A} {SENTENCE_B} {SENTENCE_C} {SENTENCE_A}"[:300].rsplit(" ", 1)[0]
     assert 280 <= len(text) <= 300
     parts = split_sms(text)

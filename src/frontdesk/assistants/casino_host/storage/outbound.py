@@ -352,7 +352,10 @@ class OutboundStore(StoreBase):
         if statuses:
             query = query.where(OutboundRow.status.in_(statuses))
         with self._begin() as session:
-            rows = session.scalars(query.order_by(OutboundRow.created_at)).all()
+            # Queued in one instant (a reply's parts, a campaign): by key (a reply's parts are
+            # numbered), so every database lists them alike.
+            order = (OutboundRow.created_at, OutboundRow.idempotency_key)
+            rows = session.scalars(query.order_by(*order)).all()
             return [_message(row) for row in rows]
 
     @public
