@@ -438,7 +438,7 @@ UNSUPPORTED_TIME = "It opens at 3:17 AM tonight, see you there."
 def model_retries(monkeypatch):
     """The retry loop around the model: the facts give no reply to compose, so the agent's
     second attempt is the model's, with the feedback (as when a search found no named item)."""
-    monkeypatch.setattr(agents, "composed_reply", lambda facts, language: None)
+    monkeypatch.setattr(agents, "composed_reply", lambda *_args: None)
 
 
 async def test_g10_retry_retry_falls_back_after_exactly_two_agent_calls(host, model_retries):

@@ -88,3 +88,37 @@ def test_a_place_open_round_the_clock_says_24_hours():
         "Try Fiori di Como: Attraction. Located in Main lobby. It's open 24 hours today."
     )
     assert composed_reply(facts, "es") == "Le recomiendo Fiori di Como. Hoy abre las 24 horas."
+
+
+def test_only_an_item_about_the_question_is_restated():
+    """Found with `frontdesk sms send`: "Is the spa open tomorrow?" got the box office's hours
+    for today, the first item the search found."""
+    facts = Facts()
+    facts.add("Mohegan Sun Box Office: Box office. Located in Casino of the Sky.",
+              "Mohegan Sun Box Office")  # fmt: skip
+    facts.today["Mohegan Sun Box Office"] = "10:00 AM-6:00 PM"
+    facts.add("Elemis Spa: Spa. Located in the Sky Hotel Tower.", "Elemis Spa")
+    facts.today["Elemis Spa"] = "9:00 AM-7:00 PM"
+    # Asked about the spa tomorrow: the spa, without today's hours.
+    assert composed_reply(facts, "en", "Is the spa open tomorrow?") == (
+        "Elemis Spa: Spa. Located in the Sky Hotel Tower."
+    )
+    assert composed_reply(facts, "en", "Is the spa open tonight?") == (
+        "Try Elemis Spa: Spa. Located in the Sky Hotel Tower. Today it's open 9:00 AM-7:00 PM."
+    )
+    # Nothing found is about the question, or it has no topic word: the search's first item.
+    assert composed_reply(facts, "en", "I'd like to unwind").startswith("Try Mohegan Sun Box")
+    assert composed_reply(facts, "en", "What is open now?").startswith("Try Mohegan Sun Box")
+    assert composed_reply(steakhouse(), "en", "any steaks tonight?").startswith(
+        "Try Michael Jordan's Steak House"
+    )
+
+
+def test_an_faq_answer_is_restated_only_for_its_own_question():
+    facts = Facts()
+    facts.add("Can I bring my kids?: Answer: Yes. Children are welcome in the hotel.",
+              "Can I bring my kids?")  # fmt: skip
+    facts.add("Elemis Spa: Spa. Located in the Sky Hotel Tower.", "Elemis Spa")
+    assert composed_reply(facts, "en", "are kids allowed?") == "Yes."
+    assert composed_reply(facts, "en", "I'd like to unwind during my stay").startswith("Elemis Spa")
+    assert composed_reply(facts, "en") == "Yes."  # no question to judge by: the first item

@@ -147,7 +147,8 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
         text = prompts.say(prompts.NOTHING_FOUND, language, **casino_values(ctx))
         update = reply(state, with_opening(state, ctx, text), agent, skip_validation=True, **update)
         return Command(goto=VALIDATE, update=update)
-    if int(state.get("retry_count") or 0) > 0 and (composed := composed_reply(facts, language)):
+    retry = int(state.get("retry_count") or 0) > 0
+    if retry and (composed := composed_reply(facts, language, guest_text(state))):
         # The second attempt restates the facts in code: asked again, the model mostly
         # repeats its mistake (composed.py).
         update = reply(state, with_opening(state, ctx, composed), agent, skip_validation=False,

@@ -17,6 +17,9 @@ const ui = {
 const E164 = /^\+[1-9]\d{7,14}$/;
 const utc = (iso) => `${iso.slice(0, 19).replace("T", " ")} UTC`;
 
+// When the queue is read again after a send: the simulator reports delivery 0.5 s after it.
+const REPORT_AFTER_S = 1.5;
+
 // The core's JSON calls; a refusal becomes an Error that says what the server said.
 async function call(method, path, body) {
   const answer = method === "GET" ? await getJson(path) : await postJson(path, body);
@@ -62,6 +65,9 @@ async function text(message) {
     if (answer.status === "rate_limited") say("note", "Over the rate limit: no reply (HTTP 200).");
     else if (!answer.replies.length) say("note", answer.opted_in ? "No reply." : "Nothing was sent: this guest opted out (STOP).");
     answer.replies.forEach((sms, i) => say("host", sms.body, smsMeta(sms, i, answer.replies.length)));
+    // The replies leave the queue after their delays, then the delivery reports come back.
+    const typing = answer.replies.reduce((total, sms) => total + (sms.delay_s || 0), 0);
+    setTimeout(refresh, (typing + REPORT_AFTER_S) * 1000);
   } catch (err) {
     ui.error.textContent = `Not sent: ${err.message}`;
   } finally {
@@ -85,6 +91,7 @@ async function sendOutbound(event) {
       ui.outboundResult.className = "result ok";
       ui.outboundResult.textContent = "Sent.";
       say("host", answer.sms.body, `${ui.outboundType.value} · ${smsMeta(answer.sms, 0, 1)}`);
+      setTimeout(refresh, REPORT_AFTER_S * 1000);  // its delivery report
     } else {
       ui.outboundResult.className = "result bad";
       ui.outboundResult.textContent = `Not sent (${answer.reason}): ${answer.detail || ""}`;
