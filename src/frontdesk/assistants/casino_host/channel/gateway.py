@@ -168,7 +168,7 @@ class SmsGateway:
         delays = self._delays(reply.parts)
         queued = await self._settle(casino_id, sms, reply, delays, now=now)
         if queued:
-            self._send_later(queued, now)
+            self._send_later(queued, sms.sender, now)
         return WebhookOutcome(200, {"status": "processed", "replies": reply.parts,
                                     "delays_s": [round(d, 2) for d in delays]})  # fmt: skip
 
@@ -327,8 +327,9 @@ class SmsGateway:
             logger.error("sms webhook %s: its reply could not be queued", sms.provider)
             return []
 
-    def _send_later(self, queued: list[tuple[OutboundMessage, float]], now: datetime) -> None:
-        self._track(self._send(queued, now))
+    def _send_later(self, queued: list[tuple[OutboundMessage, float]], number: str,
+                    now: datetime) -> None:  # fmt: skip
+        self._track(self._send(queued, number, now))
 
     def report_simulated_delivery(self, sms: SentSms) -> None:
         """The simulator's `on_sent`: like a carrier's, its delivery report comes a moment
@@ -346,7 +347,8 @@ class SmsGateway:
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _send(self, queued: list[tuple[OutboundMessage, float]], now: datetime) -> None:
+    async def _send(self, queued: list[tuple[OutboundMessage, float]], number: str,
+                    now: datetime) -> None:  # fmt: skip
         """Each SMS of the reply when it is due, through the gate. After one that is not sent
         (the gate, a STOP, a failed send, which is retried at 5 s) the rest keep their lease:
         the sweep sends them when it runs out, a minute on, after the retry, in order."""
@@ -355,7 +357,7 @@ class SmsGateway:
                 await self.sleep(delay)
             now += timedelta(seconds=delay)
             try:
-                report = await self.outbound.deliver(message, now)
+                report = await self.outbound.deliver(message, now, number=number)
             except StorageError:
                 logger.error("sms reply: the queue is unreachable; the sweep sends it later")
                 return

@@ -91,13 +91,17 @@ class GuestLocks:
 
 
 def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: datetime,
-                   now: datetime) -> GuestStanding:  # fmt: skip
+                   now: datetime, promotional: bool = True) -> GuestStanding:  # fmt: skip
     """What the gate reads about the guest, from the consent record (X4), the store's pause
-    and sending history. `known`: the guest has texted the casino."""
+    and sending history. `known`: the guest has texted the casino. A transactional message
+    (`promotional=False`) is gated on the consent record alone: the pause, the daily cap and
+    the cooldown are promotional rules, so their reads are skipped (a reply is sent sooner)."""
     profile = store.load_profile(casino_id, guest_uuid).profile
     consent = profile.consent
-    sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
-    pause = store.active_pause(casino_id, guest_uuid, now)
+    sent_today, first_sent, pause = 0, None, None
+    if promotional:
+        sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
+        pause = store.active_pause(casino_id, guest_uuid, now)
     return GuestStanding(
         known=profile.engagement.last_message_at is not None,
         sms_opt_in=bool(consent.get("sms_opt_in")),
@@ -140,7 +144,7 @@ class OutboundSender:
             local = self.content.catalog(casino_id).local(now)
             day_start = datetime.combine(local.date(), time(0), tzinfo=local.tzinfo)
             standing = guest_standing(self.store, casino_id, guest_uuid, day_start=day_start,
-                                      now=now)  # fmt: skip
+                                      now=now, promotional=kind != "transactional")  # fmt: skip
         return check_message_eligibility(
             number, standing, self.casino_sending(casino_id), kind, now
         )
@@ -219,10 +223,14 @@ class OutboundSender:
         )
         return [await self.deliver(message, now) for message in claimed]
 
-    async def deliver(self, message: OutboundMessage, now: datetime) -> SendReport:
+    async def deliver(self, message: OutboundMessage, now: datetime, *,
+                      number: str | None = None) -> SendReport:  # fmt: skip
+        """Send one leased message through the gate. `number`: the guest's, when the caller
+        has it (a reply to the guest's SMS), else read from the store."""
         casino_id, outbound_id = message.casino_id, message.outbound_id
         sms_number = self.content.catalog(casino_id).casino.sms_number or ""
-        number = await asyncio.to_thread(self.store.guest_phone, casino_id, message.guest_uuid)
+        if number is None:
+            number = await asyncio.to_thread(self.store.guest_phone, casino_id, message.guest_uuid)
         if self.limiter is not None:
             # Gated before it waits for a slot too: a campaign's blocked messages take none.
             blocked = await self._blocked(message, number, now)

@@ -19,6 +19,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from frontdesk.assistants.casino_host.storage.engine import (
+    READ_ONLY,
     describe,
     guarded,
     is_unavailable,
@@ -165,6 +166,11 @@ class StoreBase:
         self.database = describe(self.url)
         self.engine = make_engine(self.url)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # Reads on their own: on SQLite a plain BEGIN, so a read never waits for, nor holds
+        # off, a writer (WAL); elsewhere the same as any session.
+        self._readers = sessionmaker(
+            self.engine.execution_options(**{READ_ONLY: True}), expire_on_commit=False
+        )
         pepper = phone_pepper if phone_pepper is not None else storage.pepper()
         self._hasher = PhoneHasher(pepper)
         configured = storage.encryption_keys() if storage.phone_keys else None
@@ -217,11 +223,12 @@ class StoreBase:
             raise
 
     @contextmanager
-    def _begin(self, *, savepoint: bool = False) -> Iterator[Session]:
+    def _begin(self, *, savepoint: bool = False, read_only: bool = False) -> Iterator[Session]:
         """The session of one store call: its own transaction, or the enclosing `transaction()`
         block's. `savepoint`: the call recovers from its own failure (an insert that lost a
         race reads the winner), so inside a block it runs in a savepoint that rolls back
-        alone; any other failure ends the block's transaction, as it propagates."""
+        alone; any other failure ends the block's transaction, as it propagates. `read_only`:
+        the call only reads (its own transaction then takes no write lock on SQLite)."""
         current = _OPEN_TRANSACTION.get()
         if current is not None and current[0] is self:
             session = current[1]
@@ -231,7 +238,7 @@ class StoreBase:
             else:
                 yield session
             return
-        with self._sessions.begin() as session:
+        with (self._readers if read_only else self._sessions).begin() as session:
             yield session
 
     @staticmethod

@@ -54,6 +54,9 @@ def make_engine(url: URL) -> Engine:
     return create_engine(url, pool_pre_ping=True, connect_args=connect_args)
 
 
+READ_ONLY = "casino_host_read_only"  # an execution option: the transaction only reads
+
+
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None  # SQLAlchemy's "begin" event issues BEGIN itself
     cursor = dbapi_connection.cursor()
@@ -68,7 +71,10 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _sqlite_begin(connection: Any) -> None:
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    # A store call that writes takes the write lock at once (two writers that both read
+    # first would deadlock on the upgrade); one that only reads never takes it.
+    read_only = connection.get_execution_options().get(READ_ONLY, False)
+    connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
 
 
 def unavailable(database: str, exc: BaseException) -> StorageUnavailable:

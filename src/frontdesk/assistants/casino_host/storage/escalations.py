@@ -226,7 +226,7 @@ class EscalationStore(StoreBase):
         """The escalation whose pause covers `now` (created_at <= now < paused_until), the one
         that ends last; None when the bot may answer."""
         now = moment(now)
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             row = session.scalars(
                 select(EscalationRow)
                 .where(

@@ -125,7 +125,7 @@ class GuestStore(StoreBase):
         return self._find_guest_uuid(casino_id, self._hasher.hash(casino_id, e164))
 
     def _find_guest_uuid(self, casino_id: str, hashed: str) -> str | None:
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             return session.scalar(
                 select(PhoneIndexRow.guest_uuid).where(
                     PhoneIndexRow.casino_id == casino_id, PhoneIndexRow.phone_hash == hashed
@@ -190,7 +190,7 @@ class GuestStore(StoreBase):
     @public
     def guest_phone(self, casino_id: str, guest_uuid: str) -> str:
         """The guest's E.164 number, decrypted, for sending an SMS. Never log it."""
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             return self._cipher.decrypt(
                 self._guest(session, casino_id, guest_uuid).phone_ciphertext
             )
@@ -221,7 +221,7 @@ class GuestStore(StoreBase):
     @public
     def load_profile(self, casino_id: str, guest_uuid: str) -> LoadedProfile:
         """The guest's profile and its version (for `save_profile`)."""
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             guest = self._guest(session, casino_id, guest_uuid)
             row = session.scalar(
                 select(ProfileRow).where(

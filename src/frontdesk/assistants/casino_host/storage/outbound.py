@@ -207,7 +207,7 @@ class OutboundStore(StoreBase):
         """Whether this claim (`attempt`: the message's `attempts` when it was claimed) may
         still send it: not cancelled since, and not claimed again by another worker after
         the lease ran out (each claim counts an attempt, so the count fences the claim)."""
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             row = session.execute(
                 select(OutboundRow.status, OutboundRow.attempts).where(
                     OutboundRow.casino_id == casino_id, OutboundRow.outbound_id == outbound_id
@@ -351,7 +351,7 @@ class OutboundStore(StoreBase):
             query = query.where(OutboundRow.guest_uuid == guest_uuid)
         if statuses:
             query = query.where(OutboundRow.status.in_(statuses))
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             # Queued in one instant (a reply's parts, a campaign): by key (a reply's parts are
             # numbered), so every database lists them alike.
             order = (OutboundRow.created_at, OutboundRow.idempotency_key)
@@ -364,7 +364,7 @@ class OutboundStore(StoreBase):
     ) -> tuple[int, datetime | None, datetime | None]:
         """For the gate: promotional messages sent since `since` (the local day's start), and
         when the first and the last message went to the guest."""
-        with self._begin() as session:
+        with self._begin(read_only=True) as session:
             sent = session.scalar(
                 select(func.count())
                 .select_from(OutboundRow)
