@@ -10,6 +10,7 @@ transaction: a STOP is one commit, and lands whole or not at all.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -27,6 +28,7 @@ from frontdesk.assistants.casino_host.channel.replies import (
 )
 from frontdesk.assistants.casino_host.content.models import Casino
 from frontdesk.assistants.casino_host.profile import GuestProfile
+from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.storage import LoadedProfile, StaleProfile, Store
 from frontdesk.assistants.casino_host.turn_records import (
     SAVE_ATTEMPTS,
@@ -43,20 +45,34 @@ class ConsentReply:
     language: str
     profile: GuestProfile  # after the keyword's effect
 
+    @property
+    def sms(self) -> list[str]:
+        return split_sms(self.text, max_parts=2) if self.text else []
+
+
+# Called with a keyword's reply (its SMS parts) and the guest, inside the keyword's own
+# transaction: a channel's writes for that reply land in the same commit.
+KeywordSettle = Callable[[list[str], str], None]
+
 
 def receive(store: Store, casino_id: str, casino: Casino, phone: str, message: str,
-            delivery_id: str, now: datetime) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
+            delivery_id: str, now: datetime, *,
+            settle: KeywordSettle | None = None) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
     """`take_in`, then the keyword's answer, in one transaction; when the message is
-    conversation for the graph (no answer: None), the intake carries the graph's context. `casino`: its name, phone and privacy link are in
-    the replies."""
+    conversation for the graph (no answer: None), the intake carries the graph's context.
+    `casino`: its name, phone and privacy link are in the replies. `settle`: the SMS
+    channel's own writes for a keyword's reply (queue it, close the webhook's claim), so that
+    a STOP, its reply and its delivery's claim are one commit."""
     with store.transaction():
         intake = take_in(store, casino_id, phone, message, delivery_id, now)
         if intake.answered is not None:
             return intake, None
         consent = answer_keyword(store, casino, message, intake, now)
-        if consent is not None:
-            return intake, consent
-        return with_turn_context(store, intake, now), None
+        if consent is None:
+            return with_turn_context(store, intake, now), None
+        if settle is not None:
+            settle(consent.sms, intake.guest_uuid)
+        return intake, consent
 
 
 def answer_keyword(store: Store, casino: Casino, message: str, intake: Intake,

@@ -29,7 +29,7 @@ from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
 from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
-from frontdesk.assistants.casino_host.consent_records import receive
+from frontdesk.assistants.casino_host.consent_records import KeywordSettle, receive
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
@@ -189,10 +189,12 @@ class CasinoHostService:
         user_id: str | None = None,
         scope: str | None = None,
         delivery_id: str | None = None,
+        settle_keyword: KeywordSettle | None = None,
     ) -> Answer:
         """One guest message, answered. `delivery_id`: the channel's id of this message (an SMS
         provider's message id), so that a second delivery of it is stored and answered once;
-        a chat message gets a new one."""
+        a chat message gets a new one. `settle_keyword`: the channel's writes for a keyword's
+        reply, run in the keyword's own transaction (`consent_records.receive`)."""
         message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
@@ -202,15 +204,15 @@ class CasinoHostService:
         now = catalog.local(SIMULATED_NOW.get() or self.clock())
         delivery_id = delivery_id or f"chat:{uuid.uuid4()}"
         intake, consent = await self._storage(receive, self.store, casino_id, catalog.casino,
-                                              phone, message, delivery_id, now)  # fmt: skip
+                                              phone, message, delivery_id, now,
+                                              settle=settle_keyword)  # fmt: skip
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
         if consent is not None:  # a compliance keyword, answered without the model
             state = {"language": consent.language, "speaker": CONSENT_SPEAKER}
-            sms = split_sms(consent.text, max_parts=2) if consent.text else []
             written = Written(None, None, 0, consent.profile)
-            return self._answer(thread_id, intake, state, consent.text, sms, CONSENT_SPEAKER,
-                                written)  # fmt: skip
+            return self._answer(thread_id, intake, state, consent.text, consent.sms,
+                                CONSENT_SPEAKER, written)  # fmt: skip
         # During a person's pause the bot holds, except that a safety or blocked message
         # still gets the gate's reply (a crisis is never answered "a host will text you").
         if intake.pause is not None and not check(message).ends_turn:

@@ -103,6 +103,10 @@ class TurnReply:
     unrecorded: bool = False  # the database went away: nothing of the turn was recorded
 
 
+# A reply's queued SMS, each with its delay, and the delays.
+Settled = tuple[list[tuple[OutboundMessage, float]], list[float]]
+
+
 @dataclass(frozen=True)
 class WebhookOutcome:
     status: int
@@ -155,9 +159,9 @@ class SmsGateway:
             # A STOP's write and a send to the same guest never interleave: once the STOP
             # is acknowledged, nothing more goes out (a send under way finishes first).
             async with self.outbound.locks.hold(casino_id, sms.sender):
-                reply = await self._answer(casino_id, sms)
+                reply, settled = await self._answer(casino_id, sms, now)
         else:
-            reply = await self._answer(casino_id, sms)
+            reply, settled = await self._answer(casino_id, sms, now)
         if reply.unrecorded:
             # The database went away during the turn: nothing of it was recorded (its
             # transactions rolled back), so the message is not acknowledged. The provider
@@ -165,8 +169,11 @@ class SmsGateway:
             self._track(self._release_claim(casino_id, sms.key))
             return WebhookOutcome(503, {"error": "storage unavailable; nothing was recorded, "
                                                  "send it again"})  # fmt: skip
-        delays = self._delays(reply.parts)
-        queued = await self._settle(casino_id, sms, reply, delays, now=now)
+        if reply.ok and settled:  # a keyword: settled in its own transaction
+            queued, delays = settled[0]
+        else:
+            delays = self._delays(reply.parts)
+            queued = await self._settle(casino_id, sms, reply, delays, now=now)
         if queued:
             self._send_later(queued, sms.sender, now)
         return WebhookOutcome(200, {"status": "processed", "replies": reply.parts,
@@ -273,24 +280,35 @@ class SmsGateway:
                 raise SignatureError(401, "no Telnyx public key is configured")
             verify_telnyx(raw, headers, self.secrets.telnyx_public_key, now=now)
 
-    async def _answer(self, casino_id: str, sms: InboundSms) -> TurnReply:
+    async def _answer(self, casino_id: str, sms: InboundSms,
+                      now: datetime) -> tuple[TurnReply, list[Settled]]:  # fmt: skip
+        """The host's reply, and what a keyword's own transaction settled (its queued reply
+        and delays; empty for a turn of the graph, which is settled after it)."""
+        settled: list[Settled] = []
+
+        def settle_keyword(parts: list[str], guest_uuid: str) -> None:
+            reply = TurnReply(parts, "consent", ok=True, guest_uuid=guest_uuid)
+            delays = self._delays(parts)
+            settled.append((self._settle_now(casino_id, sms, reply, delays, now), delays))
+
         try:
             answer = await self.service.ask(
                 sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
-                delivery_id=sms.key,
+                delivery_id=sms.key, settle_keyword=settle_keyword,
             )  # fmt: skip
         except HostUnavailable:
             logger.error("sms turn: the database went away; the provider will send it again")
-            return TurnReply([], "", ok=False, unrecorded=True)
+            return TurnReply([], "", ok=False, unrecorded=True), []
         except Exception:
             # C4: the guest still gets an answer, and the provider a 200; the claim is marked
             # failed, so a redelivery runs the turn again.
             logger.exception("sms turn failed; the static fallback is sent")
             casino = self.service.services.content.catalog(casino_id).casino
             text = prompts.say(prompts.FALLBACK, "en", casino=casino.name, phone=casino.phone)
-            return TurnReply(split_sms(text, max_parts=2), "fallback", ok=False)
-        return TurnReply(list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""),
-                         ok=True, guest_uuid=answer.extra.get("guest_uuid"))  # fmt: skip
+            return TurnReply(split_sms(text, max_parts=2), "fallback", ok=False), []
+        reply = TurnReply(list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""),
+                          ok=True, guest_uuid=answer.extra.get("guest_uuid"))  # fmt: skip
+        return reply, settled
 
     def _delays(self, parts: list[str]) -> list[float]:
         """Item 33: how long the host "types" before each SMS (0 when the delay is off)."""
@@ -303,29 +321,30 @@ class SmsGateway:
     async def _settle(self, casino_id: str, sms: InboundSms, reply: TurnReply,
                       delays: list[float], *,
                       now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
-        """The reply queued and the claim closed, in one transaction: a reply is queued once
-        and only for a delivery that is marked done (a failed turn's fallback has its own
-        key, so the provider's retry still gets the real answer)."""
-        kind = "keyword" if reply.speaker in KEYWORD_SPEAKERS else "reply"
-        key = f"{'reply' if reply.ok else 'fallback'}:{sms.key}"
-
-        def settle() -> list[tuple[OutboundMessage, float]]:
-            with self.store.transaction():
-                queued = []
-                if reply.parts:
-                    queued = self.outbound.queue_reply(
-                        casino_id, sms.sender, reply.parts, delays, kind=kind, key=key,
-                        now=now, guest_uuid=reply.guest_uuid,
-                    )  # fmt: skip
-                self.store.finish_webhook(casino_id, sms.key, ok=reply.ok)
-            return queued
-
         try:
-            return await asyncio.to_thread(settle)
+            return await asyncio.to_thread(self._settle_now, casino_id, sms, reply, delays, now)
         except StorageError:
             # The claim stays open: after its 300 s the provider's retry is processed again.
             logger.error("sms webhook %s: its reply could not be queued", sms.provider)
             return []
+
+    def _settle_now(self, casino_id: str, sms: InboundSms, reply: TurnReply,
+                    delays: list[float], now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
+        """The reply queued and the claim closed, in one transaction (the keyword turn's own,
+        when it runs inside it): a reply is queued once and only for a delivery that is marked
+        done (a failed turn's fallback has its own key, so the provider's retry still gets the
+        real answer)."""
+        kind = "keyword" if reply.speaker in KEYWORD_SPEAKERS else "reply"
+        key = f"{'reply' if reply.ok else 'fallback'}:{sms.key}"
+        with self.store.transaction():
+            queued = []
+            if reply.parts:
+                queued = self.outbound.queue_reply(
+                    casino_id, sms.sender, reply.parts, delays, kind=kind, key=key, now=now,
+                    guest_uuid=reply.guest_uuid,
+                )  # fmt: skip
+            self.store.finish_webhook(casino_id, sms.key, ok=reply.ok)
+        return queued
 
     def _send_later(self, queued: list[tuple[OutboundMessage, float]], number: str,
                     now: datetime) -> None:  # fmt: skip
