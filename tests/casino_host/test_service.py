@@ -193,7 +193,7 @@ async def test_a_guest_that_is_not_an_e164_number_is_refused(host, user_id):
     [("+18605550123", "+18605550123"), ("18605550123", "+18605550123"),
      ("8605550123", "+18605550123"), ("+447911123456", "+447911123456")],
 )  # fmt: skip
-def test_a_guest_number_is_read_as_e164_and_ten_us_digits_as_plus_one(user_id, number):
+async def test_a_guest_number_is_read_as_e164_and_ten_us_digits_as_plus_one(user_id, number):
     assert guest_number(user_id) == number
 
 

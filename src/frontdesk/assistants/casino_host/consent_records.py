@@ -38,6 +38,8 @@ from frontdesk.assistants.casino_host.turn_records import (
     with_turn_context,
 )
 
+CONSENT_SPEAKER = "consent"  # who answers a compliance keyword (in code, never the model)
+
 
 @dataclass(frozen=True)
 class ConsentReply:
@@ -250,7 +252,7 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
             intake.casino_id,
             thread_id=intake.thread_id,
             text=reply,
-            agent="consent",
+            agent=CONSENT_SPEAKER,
             idempotency_key=reply_key(intake.message_id),
             now=now,
         )

@@ -29,7 +29,11 @@ from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
 from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
-from frontdesk.assistants.casino_host.consent_records import KeywordSettle, receive
+from frontdesk.assistants.casino_host.consent_records import (
+    CONSENT_SPEAKER,
+    KeywordSettle,
+    receive,
+)
 from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.nodes.common import casino_values
@@ -51,7 +55,6 @@ logger = logging.getLogger(__name__)
 
 NAME = "casino_host"
 HOLDING_SPEAKER = "holding"
-CONSENT_SPEAKER = "consent"
 
 
 class GuestNumberError(FrontdeskError):

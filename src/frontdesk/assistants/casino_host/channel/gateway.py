@@ -56,6 +56,7 @@ from frontdesk.assistants.casino_host.channel.simulator import (
     report_delivery,
 )
 from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
+from frontdesk.assistants.casino_host.consent_records import CONSENT_SPEAKER
 from frontdesk.assistants.casino_host.service import HostUnavailable
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.storage import (
@@ -68,9 +69,6 @@ from frontdesk.assistants.casino_host.storage.webhooks import STALE_CLAIM
 logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Who answered without the model: these replies are queued as `keyword` messages, which go out
-# even to a guest who has just opted out (the STOP confirmation itself).
-KEYWORD_SPEAKERS = frozenset({"consent"})
 RELEASE_EVERY_S = 2.0  # how often a claim left by a lost database is retried
 LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
 
@@ -133,12 +131,11 @@ class SmsGateway:
     async def handle(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
-        sms = self._accept(provider, url, headers, raw, parse_inbound)
-        if isinstance(sms, WebhookOutcome):
-            return sms
-        casino_id = self.casino_of(sms.recipient)
-        if casino_id is None:
-            return WebhookOutcome(404, {"error": "no casino texts from the receiving number"})
+        accepted = self._accept(provider, url, headers, raw, parse_inbound,
+                                lambda sms: (sms.recipient, "receiving"))  # fmt: skip
+        if isinstance(accepted, WebhookOutcome):
+            return accepted
+        sms, casino_id = accepted
         try:
             claim = await asyncio.to_thread(self.store.claim_webhook, casino_id, sms.key)
         except StorageUnavailable:
@@ -183,12 +180,11 @@ class SmsGateway:
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
         """A provider's delivery report (T16): signed like its inbound webhooks."""
-        report = self._accept(provider, url, headers, raw, parse_receipt)
-        if isinstance(report, WebhookOutcome):
-            return report
-        casino_id = self.casino_of(report.sender)
-        if casino_id is None:
-            return WebhookOutcome(404, {"error": "no casino texts from the sending number"})
+        accepted = self._accept(provider, url, headers, raw, parse_receipt,
+                                lambda report: (report.sender, "sending"))  # fmt: skip
+        if isinstance(accepted, WebhookOutcome):
+            return accepted
+        report, casino_id = accepted
         if report.outcome not in ("delivered", "failed"):
             return WebhookOutcome(200, {"status": "noted", "outcome": report.outcome})
         try:
@@ -230,7 +226,7 @@ class SmsGateway:
     async def _rate_limit(self, casino_id: str, sender: str) -> RateVerdict:
         guest = self.store.phone_hash(casino_id, sender)  # no number in Redis
         windows = [("guest", f"{casino_id}:{guest}"), ("casino", casino_id), ("global", "all")]
-        return await asyncio.to_thread(self.limiter.hit, windows)
+        return await self.limiter.ahit(windows)
 
     def casino_of(self, number: str) -> str | None:
         content = self.service.services.content
@@ -248,18 +244,26 @@ class SmsGateway:
     # -- steps -------------------------------------------------------------------------------
 
     def _accept(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes,
-                parse: Callable[[str, bytes], T]) -> T | WebhookOutcome:  # fmt: skip
-        """The provider's webhook, signature checked and body parsed; else its refusal."""
+                parse: Callable[[str, bytes], T],
+                casino_number: Callable[[T], tuple[str, str]]) -> tuple[T, str] | WebhookOutcome:  # fmt: skip
+        """The provider's webhook, signature checked and body parsed, with the casino of the
+        number it names (`casino_number`: that number, and which side it is); else its
+        refusal."""
         if provider not in PROVIDERS:
             return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
         try:
             self._verify(provider, url, headers, raw)
-            return parse(provider, raw)
+            parsed = parse(provider, raw)
         except SignatureError as exc:
             logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
             return WebhookOutcome(exc.status, {"error": exc.reason})
         except BadWebhook as exc:
             return WebhookOutcome(400, {"error": str(exc)})
+        number, side = casino_number(parsed)
+        casino_id = self.casino_of(number)
+        if casino_id is None:
+            return WebhookOutcome(404, {"error": f"no casino texts from the {side} number"})
+        return parsed, casino_id
 
     def _verify(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes) -> None:
         now = self.clock()
@@ -287,7 +291,7 @@ class SmsGateway:
         settled: list[Settled] = []
 
         def settle_keyword(parts: list[str], guest_uuid: str) -> None:
-            reply = TurnReply(parts, "consent", ok=True, guest_uuid=guest_uuid)
+            reply = TurnReply(parts, CONSENT_SPEAKER, ok=True, guest_uuid=guest_uuid)
             delays = self._delays(parts)
             settled.append((self._settle_now(casino_id, sms, reply, delays, now), delays))
 
@@ -334,7 +338,9 @@ class SmsGateway:
         when it runs inside it): a reply is queued once and only for a delivery that is marked
         done (a failed turn's fallback has its own key, so the provider's retry still gets the
         real answer)."""
-        kind = "keyword" if reply.speaker in KEYWORD_SPEAKERS else "reply"
+        # A keyword's confirmation goes out even to a guest who has just opted out (it is the
+        # STOP's own); every other reply is gated at send time.
+        kind = "keyword" if reply.speaker == CONSENT_SPEAKER else "reply"
         key = f"{'reply' if reply.ok else 'fallback'}:{sms.key}"
         with self.store.transaction():
             queued = []

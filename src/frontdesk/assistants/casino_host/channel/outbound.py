@@ -287,11 +287,7 @@ class OutboundSender:
         windows = [("number", f"{casino_id}:{sms_number}"), ("burst", casino_id)]
         started = clock.monotonic()
         while True:
-            verdict = (
-                await asyncio.to_thread(self.limiter.hit, windows)
-                if self.limiter.redis is not None  # a network call
-                else self.limiter.hit(windows)
-            )
+            verdict = await self.limiter.ahit(windows)
             waited = clock.monotonic() - started
             if verdict.allowed:
                 return waited
