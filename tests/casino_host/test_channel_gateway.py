@@ -110,13 +110,30 @@ async def test_a_signed_message_is_answered_by_sms(gateway):
     assert sent[0].from_ == CASINO_NUMBER and "AI" in sent[0].body  # the disclosure
 
 
-async def test_the_same_delivery_runs_once(gateway):  # T3
+# A keyword's claim is taken in its own transaction, any other message's before the turn.
+@pytest.mark.parametrize("text", ["Hi there", "STOP"])
+async def test_the_same_delivery_runs_once(gateway, text):  # T3
     phone = new_phone()
-    request = simulator_request(phone, "Hi there", message_id="SIM-twice")
+    request = simulator_request(phone, text, message_id=f"SIM-twice-{text}")
     first = await post(gateway, request)
     second = await post(gateway, request)
     assert first[1]["status"] == "processed" and second == (200, {"status": "duplicate"})
     assert len(gateway.provider.sent_to(phone)) == len(first[1]["replies"])
+
+
+@pytest.mark.parametrize("text", ["Hi there", "STOP"])
+async def test_concurrent_deliveries_of_one_message_run_once(gateway, text):  # T3
+    phone = new_phone()
+    request = simulator_request(phone, text, message_id=f"SIM-together-{text}")
+    outcomes = await asyncio.gather(*(gateway.handle(*request) for _ in range(4)))
+    await gateway.drain()
+    statuses = sorted(outcome.body["status"] for outcome in outcomes)
+    assert statuses == ["duplicate"] * 3 + ["processed"]
+    processed = next(o for o in outcomes if o.body["status"] == "processed")
+    assert len(gateway.provider.sent_to(phone)) == len(processed.body["replies"]) >= 1
+    if text == "STOP":
+        guest = gateway.store.find_guest("mohegan_sun", phone)
+        assert gateway.store.verify_consent_chain("mohegan_sun", guest).chain_length == 1
 
 
 async def test_the_secondary_key_is_accepted_during_a_rotation(gateway):
@@ -182,21 +199,25 @@ async def test_bad_webhooks_get_clear_statuses_and_nothing_is_sent(gateway):
     assert gateway.provider.sent_to(phone) == []
 
 
-async def test_a_turn_that_fails_still_gets_200_and_the_fallback_sms(gateway, monkeypatch):
+@pytest.mark.parametrize("text", ["Hi", "STOP"])
+async def test_a_turn_that_fails_still_gets_200_and_the_fallback_sms(gateway, monkeypatch, text):
     phone = new_phone()
 
-    async def broken(*_args, **_kwargs):
-        raise RuntimeError("the graph fell over")
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("the turn fell over")
 
-    monkeypatch.setattr(gateway.service, "ask", broken)
-    request = simulator_request(phone, "Hi", message_id="SIM-fails")
+    # The turn's first transaction fails: for a keyword, the one that takes its claim too.
+    monkeypatch.setattr(gateway.store, "open_or_resume_conversation", broken)
+    request = simulator_request(phone, text, message_id=f"SIM-fails-{text}")
     status, body = await post(gateway, request)
     assert status == 200 and body["status"] == "processed"
-    assert "1-888-226-7711" in gateway.provider.sent_to(phone)[0].body
-    # The claim is marked failed: the provider's retry is processed again (C3).
+    assert [sms.body for sms in gateway.provider.sent_to(phone)] == body["replies"]
+    assert "1-888-226-7711" in body["replies"][0]
+    # The claim is marked failed: the provider's retry is processed again (C3), once.
     monkeypatch.undo()
     status, body = await post(gateway, request)
     assert body["status"] == "processed" and len(gateway.provider.sent_to(phone)) == 2
+    assert await post(gateway, request) == (200, {"status": "duplicate"})
 
 
 async def test_a_stop_during_the_delay_cancels_the_pending_reply(gateway):  # T5
@@ -253,8 +274,11 @@ async def test_yes_after_the_hosts_reply_is_not_written_consent(gateway):  # T19
                                        guest_uuid=guest) == []  # fmt: skip
 
 
+@pytest.mark.parametrize(
+    ("text", "reply"), [("STOP", "You've been unsubscribed "), ("Hi", "Hi, this is Seven")]
+)
 async def test_a_database_that_goes_away_mid_turn_loses_nothing_and_sends_nothing_twice(
-    gateway, monkeypatch
+    gateway, monkeypatch, text, reply
 ):
     from contextlib import contextmanager
 
@@ -262,7 +286,7 @@ async def test_a_database_that_goes_away_mid_turn_loses_nothing_and_sends_nothin
     from frontdesk.assistants.casino_host.storage import StorageUnavailable
 
     phone, store = new_phone(), gateway.store
-    request = simulator_request(phone, "STOP", message_id="SIM-db-away")
+    request = simulator_request(phone, text, message_id=f"SIM-db-away-{text}")
     real_transaction, real_finish = store.transaction, store.finish_webhook
     down = True
 
@@ -290,13 +314,11 @@ async def test_a_database_that_goes_away_mid_turn_loses_nothing_and_sends_nothin
     await gateway.drain()
     status, body = await post(gateway, request)
     assert (status, body["status"]) == (200, "processed")
-    assert [sms.body[:25] for sms in gateway.provider.sent_to(phone)] == [
-        "You've been unsubscribed "
-    ]
+    assert [sms.body[: len(reply)] for sms in gateway.provider.sent_to(phone)] == [reply]
     assert await post(gateway, request) == (200, {"status": "duplicate"})
     guest = store.find_guest("mohegan_sun", phone)
     chain = store.verify_consent_chain("mohegan_sun", guest)
-    assert chain.valid and chain.chain_length == 1
+    assert chain.valid and chain.chain_length == (1 if text == "STOP" else 0)
 
 
 async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_works(gateway):

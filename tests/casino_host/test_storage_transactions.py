@@ -104,3 +104,35 @@ def test_two_stores_keep_their_blocks_apart(store: Store, casino: str, database_
         assert store.find_guest(casino, PHONE) == guest
     finally:
         other.close()
+
+
+def test_a_read_never_waits_for_a_writers_open_block(store: Store, casino: str):
+    # SQLite: the writers of one process share one write connection and queue for it; reads
+    # have connections of their own. Were this read to queue behind the open block, the
+    # writer would wait for it in turn and the read would time out.
+    import threading
+
+    guest, _ = store.get_or_create_guest(casino, PHONE, now=NOW)
+    inside, read_done, errors = threading.Event(), threading.Event(), []
+
+    def writer() -> None:
+        try:
+            with store.transaction():
+                store.get_or_create_guest(casino, "+12035550999", now=NOW)
+                inside.set()
+                assert read_done.wait(timeout=20)
+        except BaseException as exc:  # noqa: BLE001 - handed to the test thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert inside.wait(timeout=20)
+    try:
+        assert store.find_guest(casino, PHONE) == guest
+        assert store.load_profile(casino, guest).version == 1
+        assert store.find_guest(casino, "+12035550999") is None  # not committed yet
+    finally:
+        read_done.set()
+        thread.join(timeout=30)
+    assert not errors
+    assert store.find_guest(casino, "+12035550999") is not None

@@ -57,24 +57,51 @@ class ConsentReply:
 KeywordSettle = Callable[[list[str], str], None]
 
 
+class DuplicateDelivery(Exception):
+    """The channel's claim on this delivery was not granted: another delivery of the message
+    has it, or had it and finished. Nothing was written."""
+
+
+@dataclass
+class DeliveryClaim:
+    """A channel's claim on one delivery of a message (an SMS webhook's idempotency claim),
+    taken inside the intake's transaction, so that a STOP's claim, intake, consent write and
+    reply are one commit, not two. `take`: claims it, True when granted. `held`: the claim
+    was granted and committed (False when the transaction rolled back: nothing is claimed)."""
+
+    take: Callable[[], bool]
+    held: bool = False
+
+
 def receive(store: Store, casino_id: str, casino: Casino, phone: str, message: str,
-            delivery_id: str, now: datetime, *,
-            settle: KeywordSettle | None = None) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
+            delivery_id: str, now: datetime, *, settle: KeywordSettle | None = None,
+            claim: DeliveryClaim | None = None) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
     """`take_in`, then the keyword's answer, in one transaction; when the message is
     conversation for the graph (no answer: None), the intake carries the graph's context.
     `casino`: its name, phone and privacy link are in the replies. `settle`: the SMS
     channel's own writes for a keyword's reply (queue it, close the webhook's claim), so that
-    a STOP, its reply and its delivery's claim are one commit."""
+    a STOP, its reply and its delivery's claim are one commit. `claim`: taken first, in the
+    same transaction (DuplicateDelivery when it is not granted)."""
     with store.transaction():
-        intake = take_in(store, casino_id, phone, message, delivery_id, now)
-        if intake.answered is not None:
-            return intake, None
-        consent = answer_keyword(store, casino, message, intake, now)
-        if consent is None:
-            return with_turn_context(store, intake, now), None
-        if settle is not None:
-            settle(consent.sms, intake.guest_uuid)
-        return intake, consent
+        if claim is not None and not claim.take():
+            raise DuplicateDelivery(delivery_id)
+        received = _receive(store, casino, message, take_in(store, casino_id, phone, message,
+                                                             delivery_id, now), now, settle)  # fmt: skip
+    if claim is not None:
+        claim.held = True
+    return received
+
+
+def _receive(store: Store, casino: Casino, message: str, intake: Intake, now: datetime,
+             settle: KeywordSettle | None) -> tuple[Intake, ConsentReply | None]:  # fmt: skip
+    if intake.answered is not None:
+        return intake, None
+    consent = answer_keyword(store, casino, message, intake, now)
+    if consent is None:
+        return with_turn_context(store, intake, now), None
+    if settle is not None:
+        settle(consent.sms, intake.guest_uuid)
+    return intake, consent
 
 
 def answer_keyword(store: Store, casino: Casino, message: str, intake: Intake,

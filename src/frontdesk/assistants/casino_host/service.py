@@ -31,6 +31,7 @@ from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
 from frontdesk.assistants.casino_host.consent_records import (
     CONSENT_SPEAKER,
+    DeliveryClaim,
     KeywordSettle,
     receive,
 )
@@ -193,11 +194,14 @@ class CasinoHostService:
         scope: str | None = None,
         delivery_id: str | None = None,
         settle_keyword: KeywordSettle | None = None,
+        claim: DeliveryClaim | None = None,
     ) -> Answer:
         """One guest message, answered. `delivery_id`: the channel's id of this message (an SMS
         provider's message id), so that a second delivery of it is stored and answered once;
         a chat message gets a new one. `settle_keyword`: the channel's writes for a keyword's
-        reply, run in the keyword's own transaction (`consent_records.receive`)."""
+        reply, run in the keyword's own transaction (`consent_records.receive`). `claim`: the
+        channel's claim on this delivery, taken in the intake's transaction (DuplicateDelivery
+        when another delivery has it)."""
         message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
@@ -208,7 +212,7 @@ class CasinoHostService:
         delivery_id = delivery_id or f"chat:{uuid.uuid4()}"
         intake, consent = await self._storage(receive, self.store, casino_id, catalog.casino,
                                               phone, message, delivery_id, now,
-                                              settle=settle_keyword)  # fmt: skip
+                                              settle=settle_keyword, claim=claim)  # fmt: skip
         if intake.answered is not None:  # a second delivery of an answered message
             return self._answered(thread_id, intake)
         if consent is not None:  # a compliance keyword, answered without the model

@@ -1,7 +1,7 @@
 """The inbound SMS pipeline behind `POST /sms/inbound/{provider}` (WP1 item 2, C4).
 
 signature -> body and E.164 numbers -> the casino of the receiving number -> idempotency claim
--> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, queued in
+(for STOP, HELP and START, in the keyword's own transaction) -> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, queued in
 the durable outbound queue in the transaction that closes the claim, each SMS due after its
 human-like delay, then sent through the eligibility gate (`OutboundSender`): a STOP during the
 delay cancels it, and a restart still sends it.
@@ -56,7 +56,11 @@ from frontdesk.assistants.casino_host.channel.simulator import (
     report_delivery,
 )
 from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
-from frontdesk.assistants.casino_host.consent_records import CONSENT_SPEAKER
+from frontdesk.assistants.casino_host.consent_records import (
+    CONSENT_SPEAKER,
+    DeliveryClaim,
+    DuplicateDelivery,
+)
 from frontdesk.assistants.casino_host.service import HostUnavailable
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.storage import (
@@ -136,13 +140,18 @@ class SmsGateway:
         if isinstance(accepted, WebhookOutcome):
             return accepted
         sms, casino_id = accepted
-        try:
-            claim = await asyncio.to_thread(self.store.claim_webhook, casino_id, sms.key)
-        except StorageUnavailable:
-            return WebhookOutcome(503, {"error": "storage unavailable; retry"})
-        if not claim.claimed:
-            return WebhookOutcome(200, {"status": "duplicate"})
-        if not exempt_from_limits(sms.text):
+        claim: DeliveryClaim | None = None
+        if exempt_from_limits(sms.text):
+            # STOP, HELP, START: claimed in the keyword's own transaction, so that its claim,
+            # intake, consent write and reply are one commit (the keyword path's speed).
+            claim = DeliveryClaim(lambda: self.store.claim_webhook(casino_id, sms.key).claimed)
+        else:
+            try:
+                taken = await asyncio.to_thread(self.store.claim_webhook, casino_id, sms.key)
+            except StorageUnavailable:
+                return WebhookOutcome(503, {"error": "storage unavailable; retry"})
+            if not taken.claimed:
+                return WebhookOutcome(200, {"status": "duplicate"})
             verdict = await self._rate_limit(casino_id, sms.sender)
             if not verdict.allowed:
                 # T14: no reply, and a 200 so that the provider does not send it again. The
@@ -152,25 +161,30 @@ class SmsGateway:
                 await self._finish(provider, casino_id, sms.key, ok=True)
                 return WebhookOutcome(200, {"status": "rate_limited"})
         now = SIMULATED_NOW.get() or self.service.clock()  # the clock the turn runs at
-        if opts_out(sms.text):
-            # A STOP's write and a send to the same guest never interleave: once the STOP
-            # is acknowledged, nothing more goes out (a send under way finishes first).
-            async with self.outbound.locks.hold(casino_id, sms.sender):
-                reply, settled = await self._answer(casino_id, sms, now)
-        else:
-            reply, settled = await self._answer(casino_id, sms, now)
+        try:
+            if opts_out(sms.text):
+                # A STOP's write and a send to the same guest never interleave: once the STOP
+                # is acknowledged, nothing more goes out (a send under way finishes first).
+                async with self.outbound.locks.hold(casino_id, sms.sender):
+                    reply, settled = await self._answer(casino_id, sms, now, claim)
+            else:
+                reply, settled = await self._answer(casino_id, sms, now, claim)
+        except DuplicateDelivery:
+            return WebhookOutcome(200, {"status": "duplicate"})
+        held = claim is None or claim.held  # else the turn's transaction rolled back its claim
         if reply.unrecorded:
             # The database went away during the turn: nothing of it was recorded (its
             # transactions rolled back), so the message is not acknowledged. The provider
             # sends it again, and its claim is released as soon as the database answers.
-            self._track(self._release_claim(casino_id, sms.key))
+            if held:
+                self._track(self._release_claim(casino_id, sms.key))
             return WebhookOutcome(503, {"error": "storage unavailable; nothing was recorded, "
                                                  "send it again"})  # fmt: skip
         if reply.ok and settled:  # a keyword: settled in its own transaction
             queued, delays = settled[0]
         else:
             delays = self._delays(reply.parts)
-            queued = await self._settle(casino_id, sms, reply, delays, now=now)
+            queued = await self._settle(casino_id, sms, reply, delays, now=now, claim=not held)
         if queued:
             self._send_later(queued, sms.sender, now)
         return WebhookOutcome(200, {"status": "processed", "replies": reply.parts,
@@ -284,10 +298,11 @@ class SmsGateway:
                 raise SignatureError(401, "no Telnyx public key is configured")
             verify_telnyx(raw, headers, self.secrets.telnyx_public_key, now=now)
 
-    async def _answer(self, casino_id: str, sms: InboundSms,
-                      now: datetime) -> tuple[TurnReply, list[Settled]]:  # fmt: skip
+    async def _answer(self, casino_id: str, sms: InboundSms, now: datetime,
+                      claim: DeliveryClaim | None) -> tuple[TurnReply, list[Settled]]:  # fmt: skip
         """The host's reply, and what a keyword's own transaction settled (its queued reply
-        and delays; empty for a turn of the graph, which is settled after it)."""
+        and delays; empty for a turn of the graph, which is settled after it). `claim`: the
+        delivery's claim, when the turn takes it (DuplicateDelivery when it is not granted)."""
         settled: list[Settled] = []
 
         def settle_keyword(parts: list[str], guest_uuid: str) -> None:
@@ -298,8 +313,10 @@ class SmsGateway:
         try:
             answer = await self.service.ask(
                 sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
-                delivery_id=sms.key, settle_keyword=settle_keyword,
+                delivery_id=sms.key, settle_keyword=settle_keyword, claim=claim,
             )  # fmt: skip
+        except DuplicateDelivery:
+            raise
         except HostUnavailable:
             logger.error("sms turn: the database went away; the provider will send it again")
             return TurnReply([], "", ok=False, unrecorded=True), []
@@ -323,26 +340,31 @@ class SmsGateway:
         return delays_for(parts, kind, self.rng)
 
     async def _settle(self, casino_id: str, sms: InboundSms, reply: TurnReply,
-                      delays: list[float], *,
-                      now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
+                      delays: list[float], *, now: datetime,
+                      claim: bool = False) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
         try:
-            return await asyncio.to_thread(self._settle_now, casino_id, sms, reply, delays, now)
+            return await asyncio.to_thread(self._settle_now, casino_id, sms, reply, delays, now,
+                                           claim=claim)  # fmt: skip
         except StorageError:
             # The claim stays open: after its 300 s the provider's retry is processed again.
             logger.error("sms webhook %s: its reply could not be queued", sms.provider)
             return []
 
     def _settle_now(self, casino_id: str, sms: InboundSms, reply: TurnReply,
-                    delays: list[float], now: datetime) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
+                    delays: list[float], now: datetime, *,
+                    claim: bool = False) -> list[tuple[OutboundMessage, float]]:  # fmt: skip
         """The reply queued and the claim closed, in one transaction (the keyword turn's own,
         when it runs inside it): a reply is queued once and only for a delivery that is marked
         done (a failed turn's fallback has its own key, so the provider's retry still gets the
-        real answer)."""
+        real answer). `claim`: the delivery is claimed here first (a keyword whose own
+        transaction, claim included, failed); nothing is queued when another delivery has it."""
         # A keyword's confirmation goes out even to a guest who has just opted out (it is the
         # STOP's own); every other reply is gated at send time.
         kind = "keyword" if reply.speaker == CONSENT_SPEAKER else "reply"
         key = f"{'reply' if reply.ok else 'fallback'}:{sms.key}"
         with self.store.transaction():
+            if claim and not self.store.claim_webhook(casino_id, sms.key).claimed:
+                return []
             queued = []
             if reply.parts:
                 queued = self.outbound.queue_reply(

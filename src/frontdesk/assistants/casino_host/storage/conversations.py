@@ -14,11 +14,18 @@ from __future__ import annotations
 import uuid
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, pinned, public
+from frontdesk.assistants.casino_host.storage.base import (
+    StoreBase,
+    execute,
+    insert_new,
+    moment,
+    pinned,
+    public,
+)
 from frontdesk.assistants.casino_host.storage.errors import ConversationNotFound
 from frontdesk.assistants.casino_host.storage.records import (
     Conversation,
@@ -32,6 +39,24 @@ from frontdesk.assistants.casino_host.storage.tables import ConversationRow, Mes
 SESSION_IDLE_LIMIT = timedelta(hours=48)  # item 43, L1958
 OPEN_ATTEMPTS = 3
 MAX_KEY_CHARS = 128
+
+# A turn's statements, built once (`execute`).
+_MESSAGES = MessageRow.__table__
+_INSERT_MESSAGE = _MESSAGES.insert()
+_EXISTING_MESSAGE = select(_MESSAGES.c.message_id).where(
+    _MESSAGES.c.casino_id == bindparam("casino_id"),
+    _MESSAGES.c.direction == bindparam("direction"),
+    _MESSAGES.c.external_id == bindparam("key"),
+)
+_ACTIVE_CONVERSATION = (
+    select(ConversationRow)
+    .where(
+        ConversationRow.casino_id == bindparam("casino_id"),
+        ConversationRow.guest_uuid == bindparam("guest_uuid"),
+        ConversationRow.status == "active",
+    )
+    .with_for_update()
+)
 
 
 def _conversation(row: ConversationRow) -> Conversation:
@@ -91,6 +116,9 @@ class ConversationStore(StoreBase):
         """The guest's active conversation, or a new one when there is none or the active one
         has been idle for `idle_limit` (it is archived first)."""
         now = moment(now)
+        continued = self._continued(casino_id, guest_uuid, now, idle_limit)
+        if continued is not None:
+            return continued
         for attempt in range(OPEN_ATTEMPTS):
             try:
                 return self._open(casino_id, guest_uuid, now, idle_limit)
@@ -100,19 +128,27 @@ class ConversationStore(StoreBase):
                     raise
         raise AssertionError("unreachable")
 
+    def _continued(self, casino_id: str, guest_uuid: str, now: datetime,
+                   idle_limit: timedelta) -> ConversationOpening | None:  # fmt: skip
+        """The guest's active conversation when it goes on (most messages): read with no
+        savepoint, which only opening a new one needs."""
+        with self._begin() as session:
+            self._guest(session, casino_id, guest_uuid)
+            active = session.scalars(
+                _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
+            ).first()
+            if active is not None and now - active.last_message_at < idle_limit:
+                pinned(session, active)  # the turn records its message on it next
+                return ConversationOpening(_conversation(active), "continued")
+        return None
+
     def _open(
         self, casino_id: str, guest_uuid: str, now: datetime, idle_limit: timedelta
     ) -> ConversationOpening:
         with self._begin(savepoint=True) as session:
             self._guest(session, casino_id, guest_uuid)
             active = session.scalars(
-                select(ConversationRow)
-                .where(
-                    ConversationRow.casino_id == casino_id,
-                    ConversationRow.guest_uuid == guest_uuid,
-                    ConversationRow.status == "active",
-                )
-                .with_for_update()
+                _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
             ).first()
             if active is not None and now - active.last_message_at < idle_limit:
                 pinned(session, active)  # the turn records its message on it next
@@ -247,16 +283,6 @@ class ConversationStore(StoreBase):
             moment(now),
         )
 
-    def _existing_message(self, casino_id: str, direction: str, key: str) -> int | None:
-        with self._begin() as session:
-            return session.scalar(
-                select(MessageRow.message_id).where(
-                    MessageRow.casino_id == casino_id,
-                    MessageRow.direction == direction,
-                    MessageRow.external_id == key,
-                )
-            )
-
     def _record(
         self,
         casino_id: str,
@@ -275,43 +301,38 @@ class ConversationStore(StoreBase):
             raise TypeError("message text must be a string")
         if sms_parts < 1:
             raise ValueError("sms_parts must be at least 1")
-        try:
-            with self._begin(savepoint=True) as session:
-                conversation = self._thread(session, casino_id, thread_id)
-                if key is not None:
-                    existing = session.scalar(
-                        select(MessageRow.message_id).where(
-                            MessageRow.casino_id == casino_id,
-                            MessageRow.direction == direction,
-                            MessageRow.external_id == key,
-                        )
-                    )
-                    if existing is not None:
-                        return existing, False
-                row = MessageRow(
-                    casino_id=casino_id,
-                    thread_id=thread_id,
-                    guest_uuid=conversation.guest_uuid,
-                    direction=direction,
-                    text=text,
-                    pii_redacted=pii_redacted,
-                    external_id=key,
-                    provider_message_id=provider_id,
-                    agent=agent,
-                    sms_parts=sms_parts,
-                    substantive=substantive,
-                    created_at=now,
-                )
-                session.add(row)
-                session.flush()
-                conversation.last_message_at = max(conversation.last_message_at, now)
-                return row.message_id, True
-        except IntegrityError:
-            # A concurrent delivery of the same id committed first.
-            winner = self._existing_message(casino_id, direction, key) if key else None
-            if winner is None:
-                raise
-            return winner, False
+        with self._begin() as session:
+            conversation = self._thread(session, casino_id, thread_id)
+            values = {
+                "casino_id": casino_id,
+                "thread_id": thread_id,
+                "guest_uuid": conversation.guest_uuid,
+                "direction": direction,
+                "text": text,
+                "pii_redacted": pii_redacted,
+                "external_id": key,
+                "provider_message_id": provider_id,
+                "agent": agent,
+                "sms_parts": sms_parts,
+                "substantive": substantive,
+                "created_at": now,
+            }
+            if key is None:
+                message_id = execute(session, _INSERT_MESSAGE, values).inserted_primary_key[0]
+            else:
+                # Once per key: a redelivery (or a concurrent one that committed first) finds
+                # the existing row.
+                insert = insert_new(session, _MESSAGES, ("casino_id", "direction", "external_id"),
+                                    returning=("message_id",))  # fmt: skip
+                inserted = execute(session, insert, values).first()
+                if inserted is None:
+                    existing = execute(session, _EXISTING_MESSAGE, {
+                        "casino_id": casino_id, "direction": direction, "key": key,
+                    }).scalar_one()  # fmt: skip
+                    return int(existing), False
+                message_id = inserted[0]
+            conversation.last_message_at = max(conversation.last_message_at, now)
+            return int(message_id), True
 
     @public
     def set_delivery_status(

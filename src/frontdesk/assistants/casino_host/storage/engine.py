@@ -3,9 +3,15 @@
 SQLite: every transaction starts with BEGIN IMMEDIATE. pysqlite's default deferred transaction
 reads first and asks for the write lock later; in WAL mode that upgrade fails at once ("database
 is locked", no busy wait) when another writer committed in between, which is exactly the
-two-first-messages race. Taking the write lock up front makes writers queue on busy_timeout
-instead. SQLite therefore serialises this store's transactions: fine for one host process;
-PostgreSQL is the production database.
+two-first-messages race. Taking the write lock up front makes writers queue instead. SQLite
+therefore serialises this store's transactions: fine for one host process; PostgreSQL is the
+production database.
+
+Within the process, writers queue for the one write connection of the engine's pool, not on
+SQLite's busy handler: that handler polls with growing sleeps (1, 2, 5 … 100 ms), so a writer
+that came while another held the lock for a millisecond could wait 100 ms (an SMS reply's
+sent mark held a STOP's acknowledgement back that long). Reads (`make_engines`) have their own
+connections and never wait (WAL).
 """
 
 from __future__ import annotations
@@ -34,19 +40,19 @@ def describe(url: URL) -> str:
     return url.render_as_string(hide_password=True)
 
 
+def make_engines(url: URL) -> tuple[Engine, Engine]:
+    """The store's engines: (for transactions that write, for those that only read)."""
+    engine = make_engine(url)
+    if url.get_backend_name() == "sqlite":
+        readers = _sqlite_engine(url, writes=False)
+    else:
+        readers = engine
+    return engine, readers.execution_options(**{READ_ONLY: True})
+
+
 def make_engine(url: URL) -> Engine:
     if url.get_backend_name() == "sqlite":
-        if url.database in (None, "", ":memory:"):
-            # Each pooled connection would get its own empty database.
-            raise ValueError("the casino host needs a SQLite file, not an in-memory database")
-        try:
-            Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        except OSError:
-            pass  # the first connection reports it, as StorageUnavailable
-        engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000})
-        event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
-        return engine
+        return _sqlite_engine(url, writes=True)
     connect_args: dict[str, Any] = {}
     if url.get_backend_name() == "postgresql":
         connect_args["connect_timeout"] = CONNECT_TIMEOUT_S
@@ -55,6 +61,23 @@ def make_engine(url: URL) -> Engine:
 
 
 READ_ONLY = "casino_host_read_only"  # an execution option: the transaction only reads
+
+
+def _sqlite_engine(url: URL, *, writes: bool) -> Engine:
+    if url.database in (None, "", ":memory:"):
+        # Each pooled connection would get its own empty database.
+        raise ValueError("the casino host needs a SQLite file, not an in-memory database")
+    try:
+        Path(url.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass  # the first connection reports it, as StorageUnavailable
+    # Writers: one connection, handed over as soon as the last writer is done (see above).
+    pool = {"pool_size": 1, "max_overflow": 0, "pool_timeout": SQLITE_BUSY_MS / 1000}
+    engine = create_engine(url, connect_args={"timeout": SQLITE_BUSY_MS / 1000},
+                           **(pool if writes else {}))  # fmt: skip
+    event.listen(engine, "connect", _sqlite_connect)
+    event.listen(engine, "begin", _sqlite_begin)
+    return engine
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -318,11 +318,9 @@ class EscalationStore(StoreBase):
         with self._begin() as session:
             if guest_uuid is not None:
                 phone_hash = self._guest(session, casino_id, guest_uuid).phone_hash
-            row = self._add_audit(
+            return self._add_audit(
                 session, casino_id, event, phone_hash=phone_hash, details=details or {}, now=now
             )
-            session.flush()
-            return row.audit_id
 
     @public
     def audit_entries(

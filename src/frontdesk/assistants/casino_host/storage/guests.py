@@ -16,13 +16,13 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from frontdesk.assistants.casino_host.profile import SCHEMA_VERSION, ConsentGrant, GuestProfile
 from frontdesk.assistants.casino_host.profile import completeness as profile_completeness
-from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, public
+from frontdesk.assistants.casino_host.storage.base import StoreBase, execute, moment, public
 from frontdesk.assistants.casino_host.storage.errors import (
     GuestNotFound,
     StaleProfile,
@@ -39,6 +39,34 @@ from frontdesk.assistants.casino_host.storage.tables import (
 
 GUEST_SCHEMA_VERSION = 1
 ENCRYPTED_HISTORY = "phone_history_encrypted"
+
+# A turn's statements, built once (`execute`).
+_PHONES, _PROFILES, _GRANT_ROWS = (
+    PhoneIndexRow.__table__,
+    ProfileRow.__table__,
+    ConsentGrantRow.__table__,
+)
+_FIND_GUEST = select(_PHONES.c.guest_uuid).where(
+    _PHONES.c.casino_id == bindparam("casino_id"), _PHONES.c.phone_hash == bindparam("hash")
+)
+_PROFILE = select(_PROFILES.c.document, _PROFILES.c.version).where(
+    _PROFILES.c.casino_id == bindparam("casino_id"),
+    _PROFILES.c.guest_uuid == bindparam("guest_uuid"),
+)
+_GRANTS = (
+    select(_GRANT_ROWS)
+    .where(
+        _GRANT_ROWS.c.casino_id == bindparam("casino_id"),
+        _GRANT_ROWS.c.guest_uuid == bindparam("guest_uuid"),
+    )
+    .order_by(_GRANT_ROWS.c.granted_at, _GRANT_ROWS.c.grant_id)
+)
+# The columns to set are the parameters named as columns; the b_ ones select the row.
+_SAVE_PROFILE = update(_PROFILES).where(
+    _PROFILES.c.casino_id == bindparam("b_casino_id"),
+    _PROFILES.c.guest_uuid == bindparam("b_guest_uuid"),
+    _PROFILES.c.version == bindparam("b_version"),
+)
 
 
 def _casino(row: CasinoRow) -> Casino:
@@ -126,11 +154,7 @@ class GuestStore(StoreBase):
 
     def _find_guest_uuid(self, casino_id: str, hashed: str) -> str | None:
         with self._begin(read_only=True) as session:
-            return session.scalar(
-                select(PhoneIndexRow.guest_uuid).where(
-                    PhoneIndexRow.casino_id == casino_id, PhoneIndexRow.phone_hash == hashed
-                )
-            )
+            return execute(session, _FIND_GUEST, {"casino_id": casino_id, "hash": hashed}).scalar()
 
     @public
     def get_or_create_guest(
@@ -223,21 +247,11 @@ class GuestStore(StoreBase):
         """The guest's profile and its version (for `save_profile`)."""
         with self._begin(read_only=True) as session:
             guest = self._guest(session, casino_id, guest_uuid)
-            row = session.scalar(
-                select(ProfileRow).where(
-                    ProfileRow.casino_id == casino_id, ProfileRow.guest_uuid == guest_uuid
-                )
-            )
+            keys = {"casino_id": casino_id, "guest_uuid": guest_uuid}
+            row = execute(session, _PROFILE, keys).first()
             if row is None:
                 raise GuestNotFound(f"guest {guest_uuid} has no profile")
-            grants = session.scalars(
-                select(ConsentGrantRow)
-                .where(
-                    ConsentGrantRow.casino_id == casino_id,
-                    ConsentGrantRow.guest_uuid == guest_uuid,
-                )
-                .order_by(ConsentGrantRow.granted_at, ConsentGrantRow.grant_id)
-            ).all()
+            grants = execute(session, _GRANTS, keys).all()
             document = dict(row.document)
             core = dict(document.get("core_identity") or {})
             core["phone"] = self._cipher.decrypt(guest.phone_ciphertext)
@@ -265,16 +279,13 @@ class GuestStore(StoreBase):
             raise GuestNotFound(f"no guest {profile.guest_uuid} in casino {casino_id}")
         now = moment(now)
         document = self._document(profile, casino_id)
+        columns = self._columns(profile, document, now)
+        columns["_schema_version"] = columns.pop("schema_version")  # the column's own name
         with self._begin() as session:
-            changed = session.execute(
-                update(ProfileRow)
-                .where(
-                    ProfileRow.casino_id == casino_id,
-                    ProfileRow.guest_uuid == profile.guest_uuid,
-                    ProfileRow.version == expected_version,
-                )
-                .values(version=expected_version + 1, **self._columns(profile, document, now))
-            ).rowcount
+            changed = execute(session, _SAVE_PROFILE, {
+                "b_casino_id": casino_id, "b_guest_uuid": profile.guest_uuid,
+                "b_version": expected_version, "version": expected_version + 1, **columns,
+            }).rowcount  # fmt: skip
             if changed != 1:
                 current = session.scalar(
                     select(ProfileRow.version).where(
@@ -296,6 +307,8 @@ class GuestStore(StoreBase):
     @staticmethod
     def _save_grants(session: Session, casino_id: str, profile: GuestProfile) -> None:
         """Insert new grants and update changed ones; grants are never deleted (audit trail)."""
+        if not profile.consent_grants:
+            return  # a loaded profile holds every stored grant: none to write
         stored = {
             row.grant_id: row
             for row in session.scalars(

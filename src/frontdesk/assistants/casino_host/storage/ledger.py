@@ -13,15 +13,17 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
 from sqlalchemy.exc import IntegrityError
 
 from frontdesk.assistants.casino_host.storage.base import (
     StoreBase,
     check_audit_details,
+    execute,
+    insert_new,
     moment,
     public,
 )
@@ -29,6 +31,26 @@ from frontdesk.assistants.casino_host.storage.tables import ConsentEventRow, Gue
 
 GENESIS = "GENESIS"
 APPEND_ATTEMPTS = 5
+
+# An append's statements, built once (`execute`).
+_EVENTS, _GUESTS = ConsentEventRow.__table__, GuestRow.__table__
+_LOCK_GUEST = (
+    select(_GUESTS.c.guest_uuid)
+    .where(
+        _GUESTS.c.casino_id == bindparam("casino_id"),
+        _GUESTS.c.guest_uuid == bindparam("guest_uuid"),
+    )
+    .with_for_update()
+)
+_CHAIN_END = (
+    select(_EVENTS.c.chain_position, _EVENTS.c.content_hash)
+    .where(
+        _EVENTS.c.casino_id == bindparam("casino_id"),
+        _EVENTS.c.guest_uuid == bindparam("guest_uuid"),
+    )
+    .order_by(_EVENTS.c.chain_position.desc())
+    .limit(1)
+)
 
 
 def content_hash(payload: dict[str, Any], previous_hash: str) -> str:
@@ -99,47 +121,28 @@ class LedgerStore(StoreBase):
         audit row (no message text, no number) and hashed as stored (JSON)."""
         now = moment(now)
         payload = check_audit_details(payload)
-        for attempt in range(APPEND_ATTEMPTS):
-            try:
-                with self._begin(savepoint=True) as session:
-                    self._guest(session, casino_id, guest_uuid)
-                    # The guest's row lock queues concurrent appends (PostgreSQL; SQLite's
-                    # writers queue already), so the unique position is only the last guard.
-                    session.execute(
-                        select(GuestRow.guest_uuid)
-                        .where(GuestRow.casino_id == casino_id, GuestRow.guest_uuid == guest_uuid)
-                        .with_for_update()
-                    )
-                    last = session.scalars(
-                        select(ConsentEventRow)
-                        .where(
-                            ConsentEventRow.casino_id == casino_id,
-                            ConsentEventRow.guest_uuid == guest_uuid,
-                        )
-                        .order_by(ConsentEventRow.chain_position.desc())
-                        .limit(1)
-                    ).first()
-                    position = 0 if last is None else last.chain_position + 1
-                    previous = GENESIS if last is None else last.content_hash
-                    digest = content_hash(payload, previous)
-                    row = ConsentEventRow(
-                        event_id=_event_id(casino_id, guest_uuid, digest, now),
-                        casino_id=casino_id,
-                        guest_uuid=guest_uuid,
-                        chain_position=position,
-                        previous_hash=previous,
-                        content_hash=digest,
-                        payload=payload,
-                        created_at=now,
-                    )
-                    session.add(row)
-                    session.flush()
-                    return _event(row)
-            except IntegrityError:
+        keys = {"casino_id": casino_id, "guest_uuid": guest_uuid}
+        with self._begin() as session:
+            self._guest(session, casino_id, guest_uuid)
+            # The guest's row lock queues concurrent appends (PostgreSQL; SQLite's writers
+            # queue already), so the unique position is only the last guard.
+            execute(session, _LOCK_GUEST, keys)
+            for _attempt in range(APPEND_ATTEMPTS):
+                last = execute(session, _CHAIN_END, keys).first()
+                position = 0 if last is None else last.chain_position + 1
+                previous = GENESIS if last is None else last.content_hash
+                digest = content_hash(payload, previous)
+                event = ConsentEvent(_event_id(casino_id, guest_uuid, digest, now), position,
+                                     previous, digest, payload, now.astimezone(UTC))  # fmt: skip
+                append = insert_new(session, _EVENTS, ("casino_id", "guest_uuid", "chain_position"),
+                                    returning=("event_id",))  # fmt: skip
+                if execute(session, append, {**keys, "event_id": event.event_id,
+                                             "chain_position": position, "previous_hash": previous,
+                                             "content_hash": digest, "payload": payload,
+                                             "created_at": now}).first():  # fmt: skip
+                    return event
                 # Another append took this position first: read the new end and try again.
-                if attempt == APPEND_ATTEMPTS - 1:
-                    raise
-        raise AssertionError("unreachable")
+        raise IntegrityError("consent chain append", None, Exception("the position stayed taken"))
 
     @public
     def consent_chain(self, casino_id: str, guest_uuid: str) -> list[ConsentEvent]:

@@ -19,12 +19,18 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Update, bindparam, func, select, update
 
-from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, public
+from frontdesk.assistants.casino_host.storage.base import (
+    StoreBase,
+    execute,
+    insert_new,
+    moment,
+    public,
+)
 from frontdesk.assistants.casino_host.storage.tables import DeadLetterRow, OutboundRow
 
 RETRY_DELAYS = (timedelta(seconds=5), timedelta(seconds=25), timedelta(seconds=125))
@@ -34,6 +40,32 @@ OPEN = ("queued", "sending")  # what a STOP cancels
 # STOP/HELP/START confirmation (never gated); the others are sent on the host's own initiative.
 KINDS = ("transactional", "informational", "marketing", "keyword", "reply")
 REASON_CHARS = 200
+
+# Statements of a reply and a STOP, built once (`execute`).
+_QUEUE = OutboundRow.__table__
+_QUEUED_FIELDS = ("outbound_id", "casino_id", "guest_uuid", "kind", "body", "status", "attempts",
+                  "not_before", "created_at", "campaign_id")  # fmt: skip
+# The columns to set are the parameters named as columns; the b_ ones select the rows.
+_CANCEL = (
+    update(_QUEUE)
+    .where(
+        _QUEUE.c.casino_id == bindparam("b_casino_id"),
+        _QUEUE.c.guest_uuid == bindparam("b_guest_uuid"),
+        _QUEUE.c.status.in_(OPEN),
+        _QUEUE.c.kind != "keyword",  # the STOP's own confirmation still goes
+    )
+    .values(status="cancelled")
+)
+_MOVE_ON = update(_QUEUE).where(
+    _QUEUE.c.casino_id == bindparam("b_casino_id"),
+    _QUEUE.c.outbound_id == bindparam("b_outbound_id"),
+    _QUEUE.c.status == "sending",
+)
+# Queued again with its attempt not counted (nothing went to the provider).
+_DEFER = _MOVE_ON.values(attempts=_QUEUE.c.attempts - 1)
+_LEASE_OF = select(_QUEUE.c.status, _QUEUE.c.attempts).where(
+    _QUEUE.c.casino_id == bindparam("casino_id"), _QUEUE.c.outbound_id == bindparam("outbound_id")
+)
 
 
 @dataclass(frozen=True)
@@ -118,32 +150,34 @@ class OutboundStore(StoreBase):
             raise ValueError("an outbound key is 1-200 characters")
         now = moment(now)
         due = moment(not_before) if not_before else now
+        message = OutboundMessage(
+            outbound_id=str(uuid.uuid4()),
+            casino_id=casino_id,
+            guest_uuid=guest_uuid,
+            kind=kind,
+            body=body,
+            status="sending" if leased else "queued",
+            attempts=1 if leased else 0,
+            not_before=(due + LEASE if leased else due).astimezone(UTC),
+            created_at=now.astimezone(UTC),
+            campaign_id=campaign_id,
+        )
         with self._begin() as session:
+            self._guest(session, casino_id, guest_uuid)
+            # Once per key: a key queued before (or by a concurrent caller that committed
+            # first) gives back the earlier message.
+            queue = insert_new(session, _QUEUE, ("casino_id", "idempotency_key"),
+                               returning=("outbound_id",))  # fmt: skip
+            values = {name: getattr(message, name) for name in _QUEUED_FIELDS}
+            if execute(session, queue, {**values, "idempotency_key": key,
+                                        "updated_at": now}).first():  # fmt: skip
+                return message, True
             existing = session.scalars(
                 select(OutboundRow).where(
                     OutboundRow.casino_id == casino_id, OutboundRow.idempotency_key == key
                 )
-            ).first()
-            if existing is not None:
-                return _message(existing), False
-            self._guest(session, casino_id, guest_uuid)
-            row = OutboundRow(
-                outbound_id=str(uuid.uuid4()),
-                casino_id=casino_id,
-                guest_uuid=guest_uuid,
-                idempotency_key=key,
-                kind=kind,
-                body=body,
-                campaign_id=campaign_id,
-                status="sending" if leased else "queued",
-                attempts=1 if leased else 0,
-                not_before=due + LEASE if leased else due,
-                created_at=now,
-                updated_at=now,
-            )
-            session.add(row)
-            session.flush()
-            return _message(row), True
+            ).one()
+            return _message(existing), False
 
     @public
     def claim_due_outbound(
@@ -187,19 +221,13 @@ class OutboundStore(StoreBase):
                     claimed.append(_message(row))
         return claimed
 
-    def _finish(self, casino_id: str, outbound_id: str, now: datetime, **values: Any) -> bool:
+    def _finish(self, casino_id: str, outbound_id: str, now: datetime, *,
+                statement: Update = _MOVE_ON, **values: Any) -> bool:  # fmt: skip
         """Move a leased message on; False when it is no longer leased (a STOP cancelled it)."""
         with self._begin() as session:
-            result = session.execute(
-                update(OutboundRow)
-                .where(
-                    OutboundRow.casino_id == casino_id,
-                    OutboundRow.outbound_id == outbound_id,
-                    OutboundRow.status == "sending",
-                )
-                .values(updated_at=now, **values)
-                .execution_options(synchronize_session=False)
-            )
+            result = execute(session, statement, {"b_casino_id": casino_id,
+                                                 "b_outbound_id": outbound_id,
+                                                 "updated_at": now, **values})  # fmt: skip
             return result.rowcount == 1
 
     @public
@@ -208,11 +236,8 @@ class OutboundStore(StoreBase):
         still send it: not cancelled since, and not claimed again by another worker after
         the lease ran out (each claim counts an attempt, so the count fences the claim)."""
         with self._begin(read_only=True) as session:
-            row = session.execute(
-                select(OutboundRow.status, OutboundRow.attempts).where(
-                    OutboundRow.casino_id == casino_id, OutboundRow.outbound_id == outbound_id
-                )
-            ).first()
+            row = execute(session, _LEASE_OF, {"casino_id": casino_id,
+                                               "outbound_id": outbound_id}).first()  # fmt: skip
             return row is not None and row.status == "sending" and row.attempts == attempt
 
     @public
@@ -256,9 +281,9 @@ class OutboundStore(StoreBase):
             casino_id,
             outbound_id,
             moment(now),
+            statement=_DEFER,
             status="queued",
             not_before=moment(until),
-            attempts=OutboundRow.attempts - 1,
         )
 
     @public
@@ -328,17 +353,8 @@ class OutboundStore(StoreBase):
         """Cancel every queued, leased or retrying message to the guest (a STOP); how many."""
         now = moment(now)
         with self._begin() as session:
-            result = session.execute(
-                update(OutboundRow)
-                .where(
-                    OutboundRow.casino_id == casino_id,
-                    OutboundRow.guest_uuid == guest_uuid,
-                    OutboundRow.status.in_(OPEN),
-                    OutboundRow.kind != "keyword",  # the STOP's own confirmation still goes
-                )
-                .values(status="cancelled", reason=_short(reason), updated_at=now)
-                .execution_options(synchronize_session=False)
-            )
+            result = execute(session, _CANCEL, {"b_casino_id": casino_id, "b_guest_uuid": guest_uuid,
+                                                "reason": _short(reason), "updated_at": now})  # fmt: skip
             return int(result.rowcount or 0)
 
     @public

@@ -17,15 +17,27 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
 
-from sqlalchemy import delete
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import bindparam, delete, update
 
-from frontdesk.assistants.casino_host.storage.base import StoreBase, moment, public
+from frontdesk.assistants.casino_host.storage.base import (
+    StoreBase,
+    execute,
+    insert_new,
+    moment,
+    public,
+)
 from frontdesk.assistants.casino_host.storage.tables import WebhookClaimRow
 
 WEBHOOK_TTL = timedelta(hours=72)
 STALE_CLAIM = timedelta(seconds=300)
 KEY_CHARS = 200
+
+_CLAIMS = WebhookClaimRow.__table__
+_FINISH = (
+    update(_CLAIMS)
+    .where(_CLAIMS.c.casino_id == bindparam("b_casino_id"), _CLAIMS.c.key == bindparam("b_key"))
+    .values(status=bindparam("b_status"), completed_at=bindparam("b_completed_at"))
+)
 
 ClaimOutcome = Literal["claimed", "duplicate", "in_progress"]
 
@@ -51,22 +63,15 @@ class WebhookStore(StoreBase):
     def claim_webhook(self, casino_id: str, key: str, now: datetime | None = None) -> WebhookClaim:
         """Claim the webhook `key` (provider and its message id) for this attempt."""
         key, now = _check_key(key), moment(now)
-        try:
-            with self._begin(savepoint=True) as session:
-                session.add(
-                    WebhookClaimRow(
-                        casino_id=casino_id,
-                        key=key,
-                        status="processing",
-                        attempts=1,
-                        received_at=now,
-                        expires_at=now + WEBHOOK_TTL,
-                    )
-                )
-                session.flush()
+        with self._begin() as session:
+            claim = insert_new(session, _CLAIMS, ("casino_id", "key"), returning=("key",))
+            first = execute(session, claim, {
+                "casino_id": casino_id, "key": key, "status": "processing", "attempts": 1,
+                "received_at": now, "expires_at": now + WEBHOOK_TTL,
+            }).first()  # fmt: skip
+            if first is not None:
                 return WebhookClaim("claimed", 1)
-        except IntegrityError:
-            pass  # delivered before: what the existing row says decides
+        # Delivered before: what the existing row says decides.
         with self._begin() as session:
             row = session.get(WebhookClaimRow, (casino_id, key), with_for_update=True)
             if row is None:  # purged in between: a first delivery after all
@@ -91,11 +96,12 @@ class WebhookStore(StoreBase):
         provider retries)."""
         key, now = _check_key(key), moment(now)
         with self._begin() as session:
-            row = session.get(WebhookClaimRow, (casino_id, key))
-            if row is None:
+            changed = execute(session, _FINISH, {
+                "b_casino_id": casino_id, "b_key": key,
+                "b_status": "completed" if ok else "failed", "b_completed_at": now if ok else None,
+            }).rowcount  # fmt: skip
+            if changed != 1:
                 raise ValueError(f"webhook {key!r} was never claimed in casino {casino_id}")
-            row.status = "completed" if ok else "failed"
-            row.completed_at = now if ok else None
 
     @public
     def purge_expired_webhooks(self, casino_id: str, now: datetime | None = None) -> int:
