@@ -18,10 +18,11 @@ import pytest_asyncio
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from frontdesk.assistants.casino_host.build import build_service
-from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider
 from frontdesk.assistants.casino_host.channel.signatures import (
+    WebhookSecrets,
     simulator_headers,
     twilio_signature,
 )

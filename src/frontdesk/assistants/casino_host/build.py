@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookSecrets
+from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider, SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
@@ -25,7 +25,7 @@ from frontdesk.assistants.casino_host.channel.senders import (
     TelnyxProvider,
     TwilioProvider,
 )
-from frontdesk.assistants.casino_host.channel.signatures import telnyx_public_key
+from frontdesk.assistants.casino_host.channel.signatures import WebhookSecrets, telnyx_public_key
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.context import HostServices
 from frontdesk.assistants.casino_host.escalation import sweep_escalations

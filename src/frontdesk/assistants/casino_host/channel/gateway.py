@@ -25,14 +25,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.channel.inbound import (
     PROVIDERS,
     BadWebhook,
     InboundSms,
-    form_fields,
     parse_inbound,
 )
 from frontdesk.assistants.casino_host.channel.keywords import (
@@ -46,9 +43,8 @@ from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter, Ra
 from frontdesk.assistants.casino_host.channel.receipts import parse_receipt
 from frontdesk.assistants.casino_host.channel.signatures import (
     SignatureError,
-    verify_simulator,
-    verify_telnyx,
-    verify_twilio,
+    WebhookSecrets,
+    verify_webhook,
 )
 from frontdesk.assistants.casino_host.channel.simulator import (
     DELIVERY_REPORT_AFTER_S,
@@ -84,13 +80,6 @@ def opts_out(text: str) -> bool:
 def exempt_from_limits(text: str) -> bool:
     """STOP, HELP and START are answered however many messages came before (T14)."""
     return keyword_of(text) in LIMIT_EXEMPT or is_natural_opt_out(text)
-
-
-@dataclass(frozen=True)
-class WebhookSecrets:
-    simulator_keys: tuple[str, ...] = ()
-    twilio_auth_token: str | None = None
-    telnyx_public_key: Ed25519PublicKey | None = None
 
 
 @dataclass(frozen=True)
@@ -266,7 +255,7 @@ class SmsGateway:
         if provider not in PROVIDERS:
             return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
         try:
-            self._verify(provider, url, headers, raw)
+            verify_webhook(self.secrets, provider, url, headers, raw, now=self.clock())
             parsed = parse(provider, raw)
         except SignatureError as exc:
             logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
@@ -278,25 +267,6 @@ class SmsGateway:
         if casino_id is None:
             return WebhookOutcome(404, {"error": f"no casino texts from the {side} number"})
         return parsed, casino_id
-
-    def _verify(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes) -> None:
-        now = self.clock()
-        if provider == "simulator":
-            if not self.secrets.simulator_keys:
-                raise SignatureError(401, "the simulator has no signing key configured")
-            verify_simulator(raw, headers, self.secrets.simulator_keys, now=now)
-        elif provider == "twilio":
-            if self.secrets.twilio_auth_token is None:
-                raise SignatureError(401, "no Twilio auth token is configured")
-            try:
-                form = form_fields(raw)
-            except BadWebhook:
-                form = []
-            verify_twilio(url, form, headers, self.secrets.twilio_auth_token)
-        else:
-            if self.secrets.telnyx_public_key is None:
-                raise SignatureError(401, "no Telnyx public key is configured")
-            verify_telnyx(raw, headers, self.secrets.telnyx_public_key, now=now)
 
     async def _answer(self, casino_id: str, sms: InboundSms, now: datetime,
                       claim: DeliveryClaim | None) -> tuple[TurnReply, list[Settled]]:  # fmt: skip

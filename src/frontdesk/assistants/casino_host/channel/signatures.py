@@ -23,11 +23,13 @@ import binascii
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from urllib.parse import urlsplit, urlunsplit
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from frontdesk.assistants.casino_host.channel.inbound import BadWebhook, form_fields
 from frontdesk.errors import FrontdeskError
 
 TIMESTAMP_TOLERANCE_S = 300
@@ -157,3 +159,34 @@ def verify_simulator(
         if hmac.compare_digest(expected, given.strip().lower()):
             return
     raise SignatureError(401, "the simulator signature does not match")
+
+
+@dataclass(frozen=True)
+class WebhookSecrets:
+    """What the webhooks are checked with: the simulator's keys (primary, then secondary),
+    Twilio's auth token, Telnyx's public key; a provider with none configured is refused."""
+
+    simulator_keys: tuple[str, ...] = ()
+    twilio_auth_token: str | None = None
+    telnyx_public_key: Ed25519PublicKey | None = None
+
+
+def verify_webhook(secrets: WebhookSecrets, provider: str, url: str, headers: Mapping[str, str],
+                   raw: bytes, *, now: float) -> None:  # fmt: skip
+    """A provider's webhook checked as that provider signs it; SignatureError when it is not."""
+    if provider == "simulator":
+        if not secrets.simulator_keys:
+            raise SignatureError(401, "the simulator has no signing key configured")
+        verify_simulator(raw, headers, secrets.simulator_keys, now=now)
+    elif provider == "twilio":
+        if secrets.twilio_auth_token is None:
+            raise SignatureError(401, "no Twilio auth token is configured")
+        try:
+            form = form_fields(raw)
+        except BadWebhook:
+            form = []
+        verify_twilio(url, form, headers, secrets.twilio_auth_token)
+    else:
+        if secrets.telnyx_public_key is None:
+            raise SignatureError(401, "no Telnyx public key is configured")
+        verify_telnyx(raw, headers, secrets.telnyx_public_key, now=now)

@@ -18,7 +18,6 @@ died mid-send is claimed again when its lease runs out.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,6 +30,7 @@ from frontdesk.assistants.casino_host.storage.base import (
     moment,
     public,
 )
+from frontdesk.assistants.casino_host.storage.records import OutboundMessage
 from frontdesk.assistants.casino_host.storage.tables import DeadLetterRow, OutboundRow
 
 RETRY_DELAYS = (timedelta(seconds=5), timedelta(seconds=25), timedelta(seconds=125))
@@ -66,38 +66,6 @@ _DEFER = _MOVE_ON.values(attempts=_QUEUE.c.attempts - 1)
 _LEASE_OF = select(_QUEUE.c.status, _QUEUE.c.attempts).where(
     _QUEUE.c.casino_id == bindparam("casino_id"), _QUEUE.c.outbound_id == bindparam("outbound_id")
 )
-
-
-@dataclass(frozen=True)
-class OutboundMessage:
-    outbound_id: str
-    casino_id: str
-    guest_uuid: str
-    kind: str
-    body: str
-    status: str
-    attempts: int
-    not_before: datetime
-    created_at: datetime
-    campaign_id: str | None = None
-    sent_at: datetime | None = None
-    provider: str | None = None
-    provider_message_id: str | None = None
-    reason: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "outbound_id": self.outbound_id,
-            "kind": self.kind,
-            "status": self.status,
-            "attempts": self.attempts,
-            "not_before": self.not_before.isoformat(),
-            "sent_at": self.sent_at.isoformat() if self.sent_at else None,
-            "provider": self.provider,
-            "campaign_id": self.campaign_id,
-            "reason": self.reason,
-            "body": self.body,
-        }
 
 
 def _message(row: OutboundRow) -> OutboundMessage:

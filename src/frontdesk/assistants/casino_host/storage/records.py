@@ -164,3 +164,35 @@ class AuditEntry:
     guest_hash: str | None
     details: dict[str, Any]
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class OutboundMessage:
+    outbound_id: str
+    casino_id: str
+    guest_uuid: str
+    kind: str
+    body: str
+    status: str
+    attempts: int
+    not_before: datetime
+    created_at: datetime
+    campaign_id: str | None = None
+    sent_at: datetime | None = None
+    provider: str | None = None
+    provider_message_id: str | None = None
+    reason: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "outbound_id": self.outbound_id,
+            "kind": self.kind,
+            "status": self.status,
+            "attempts": self.attempts,
+            "not_before": self.not_before.isoformat(),
+            "sent_at": self.sent_at.isoformat() if self.sent_at else None,
+            "provider": self.provider,
+            "campaign_id": self.campaign_id,
+            "reason": self.reason,
+            "body": self.body,
+        }
