@@ -73,6 +73,15 @@ def _conversation(row: ConversationRow) -> Conversation:
     )
 
 
+def _going_on(session: Session, active: ConversationRow | None, now: datetime,
+              idle_limit: timedelta) -> ConversationOpening | None:  # fmt: skip
+    """The active conversation, continued, unless it has been idle for `idle_limit`."""
+    if active is None or now - active.last_message_at >= idle_limit:
+        return None
+    pinned(session, active)  # the turn records its message on it next
+    return ConversationOpening(_conversation(active), "continued")
+
+
 def _message(row: MessageRow) -> StoredMessage:
     return StoredMessage(
         message_id=row.message_id,
@@ -133,26 +142,22 @@ class ConversationStore(StoreBase):
         """The guest's active conversation when it goes on (most messages): read with no
         savepoint, which only opening a new one needs."""
         with self._begin() as session:
-            self._guest(session, casino_id, guest_uuid)
-            active = session.scalars(
-                _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
-            ).first()
-            if active is not None and now - active.last_message_at < idle_limit:
-                pinned(session, active)  # the turn records its message on it next
-                return ConversationOpening(_conversation(active), "continued")
-        return None
+            active = self._active(session, casino_id, guest_uuid)
+            return _going_on(session, active, now, idle_limit)
+
+    def _active(self, session: Session, casino_id: str, guest_uuid: str) -> ConversationRow | None:
+        self._guest(session, casino_id, guest_uuid)
+        return session.scalars(
+            _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
+        ).first()
 
     def _open(
         self, casino_id: str, guest_uuid: str, now: datetime, idle_limit: timedelta
     ) -> ConversationOpening:
         with self._begin(savepoint=True) as session:
-            self._guest(session, casino_id, guest_uuid)
-            active = session.scalars(
-                _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
-            ).first()
-            if active is not None and now - active.last_message_at < idle_limit:
-                pinned(session, active)  # the turn records its message on it next
-                return ConversationOpening(_conversation(active), "continued")
+            active = self._active(session, casino_id, guest_uuid)
+            if (continued := _going_on(session, active, now, idle_limit)) is not None:
+                return continued
             previous = active
             if active is not None:
                 active.status, active.archived_at = "archived", now
