@@ -3,6 +3,8 @@ offer history and promotions. SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from datetime import timedelta
 
 import pytest
@@ -10,6 +12,7 @@ from tests.casino_host import test_storage_support as support
 from tests.casino_host.test_storage_support import NOW, PHONE, count, in_threads, new_casino
 
 from frontdesk.assistants.casino_host.storage import NotFound, Store
+from frontdesk.assistants.casino_host.storage.conversations import ConversationStore
 from frontdesk.assistants.casino_host.storage.tables import ConversationRow, MessageRow, OfferRow
 
 # The shared fixtures (SQLite and PostgreSQL), used here by name.
@@ -76,6 +79,59 @@ def test_concurrent_openings_share_one_conversation(store: Store, casino: str, g
     openings = in_threads(2, lambda _: store.open_or_resume_conversation(casino, guest, NOW))
     assert openings[0].thread_id == openings[1].thread_id
     assert count(store, ConversationRow, guest_uuid=guest) == 1
+
+
+def test_openings_inside_turn_transactions_that_race_share_one_conversation(
+    store: Store, casino: str, guest: str, monkeypatch: pytest.MonkeyPatch
+):
+    """Two turns' transactions both read "no active conversation", then both open one: the
+    one-active index lets one win, and the other re-reads and continues it. (PostgreSQL: the
+    two reads are held together; SQLite's write lock makes the second turn read after the
+    first commits.)"""
+    racing = store.engine.dialect.name != "sqlite"
+    both_read = threading.Barrier(2)
+    attempts: list[bool] = []
+    open_new = ConversationStore._open
+
+    def open_after_both_read(self, *args, read, **kwargs):
+        attempts.append(read is not None)
+        if racing and read is not None:
+            both_read.wait(timeout=10)
+        return open_new(self, *args, read=read, **kwargs)
+
+    monkeypatch.setattr(ConversationStore, "_open", open_after_both_read)
+
+    def turn(_index: int):
+        with store.transaction():
+            return store.open_or_resume_conversation(casino, guest, NOW)
+
+    openings = in_threads(2, turn)
+    assert openings[0].thread_id == openings[1].thread_id
+    assert sorted(opening.kind for opening in openings) == ["continued", "new_guest"]
+    assert count(store, ConversationRow, guest_uuid=guest) == 1
+    # PostgreSQL: both opened from their first read, and the loser read again once.
+    assert attempts == ([True, True, False] if racing else [True])
+
+
+@pytest.mark.parametrize("in_turn", [True, False], ids=["in-a-turn", "on-its-own"])
+def test_an_idle_conversation_is_archived_in_one_attempt(
+    store: Store, casino: str, guest: str, in_turn: bool, monkeypatch: pytest.MonkeyPatch
+):
+    """In a turn's transaction the opening uses the read just made; on its own it reads again
+    in its own transaction (a row of the finished read's session would not be archived, and
+    the new row would collide with it)."""
+    old = store.open_or_resume_conversation(casino, guest, NOW)
+    attempts = []
+    open_new = ConversationStore._open
+    monkeypatch.setattr(ConversationStore, "_open",
+                        lambda self, *a, **k: attempts.append(1) or open_new(self, *a, **k))  # fmt: skip
+    with store.transaction() if in_turn else contextlib.nullcontext():
+        new = store.open_or_resume_conversation(casino, guest, NOW + 49 * HOUR)
+        store.record_inbound(casino, "SM9", thread_id=new.thread_id, text="back", now=NOW)
+    assert new.kind == "new_session" and new.previous.thread_id == old.thread_id
+    assert store.get_conversation(casino, old.thread_id).status == "archived"
+    assert count(store, ConversationRow, guest_uuid=guest, status="active") == 1
+    assert len(attempts) == 1
 
 
 def test_the_summary_is_kept_on_the_conversation(store: Store, casino: str, guest: str):

@@ -57,6 +57,15 @@ _ACTIVE_CONVERSATION = (
     )
     .with_for_update()
 )
+_LATEST_CONVERSATION = (
+    select(ConversationRow)
+    .where(
+        ConversationRow.casino_id == bindparam("casino_id"),
+        ConversationRow.guest_uuid == bindparam("guest_uuid"),
+    )
+    .order_by(ConversationRow.started_at.desc())
+    .limit(1)
+)
 
 
 def _conversation(row: ConversationRow) -> Conversation:
@@ -125,25 +134,22 @@ class ConversationStore(StoreBase):
         """The guest's active conversation, or a new one when there is none or the active one
         has been idle for `idle_limit` (it is archived first)."""
         now = moment(now)
-        continued = self._continued(casino_id, guest_uuid, now, idle_limit)
-        if continued is not None:
-            return continued
+        with self._begin() as session:
+            active = self._active(session, casino_id, guest_uuid)
+            if (continued := _going_on(session, active, now, idle_limit)) is not None:
+                return continued  # most messages: read with no savepoint
         for attempt in range(OPEN_ATTEMPTS):
             try:
-                return self._open(casino_id, guest_uuid, now, idle_limit)
+                # Within a turn's transaction the first attempt opens from what was just read
+                # (SQLite holds the write lock since; on PostgreSQL the one-active index catches
+                # a concurrent opening); a retry reads the winner's.
+                return self._open(casino_id, guest_uuid, now, idle_limit,
+                                  read=(session, active) if attempt == 0 else None)  # fmt: skip
             except IntegrityError:
                 # Another request opened the guest's conversation first; read it next time.
                 if attempt == OPEN_ATTEMPTS - 1:
                     raise
         raise AssertionError("unreachable")
-
-    def _continued(self, casino_id: str, guest_uuid: str, now: datetime,
-                   idle_limit: timedelta) -> ConversationOpening | None:  # fmt: skip
-        """The guest's active conversation when it goes on (most messages): read with no
-        savepoint, which only opening a new one needs."""
-        with self._begin() as session:
-            active = self._active(session, casino_id, guest_uuid)
-            return _going_on(session, active, now, idle_limit)
 
     def _active(self, session: Session, casino_id: str, guest_uuid: str) -> ConversationRow | None:
         self._guest(session, casino_id, guest_uuid)
@@ -151,26 +157,25 @@ class ConversationStore(StoreBase):
             _ACTIVE_CONVERSATION, {"casino_id": casino_id, "guest_uuid": guest_uuid}
         ).first()
 
-    def _open(
-        self, casino_id: str, guest_uuid: str, now: datetime, idle_limit: timedelta
-    ) -> ConversationOpening:
+    def _open(self, casino_id: str, guest_uuid: str, now: datetime, idle_limit: timedelta, *,
+              read: tuple[Session, ConversationRow | None] | None) -> ConversationOpening:  # fmt: skip
+        """A new conversation for the guest. `read`: the session that just read the active
+        conversation, and what it read: used when this runs in that same session (else the
+        row is read again, here)."""
         with self._begin(savepoint=True) as session:
-            active = self._active(session, casino_id, guest_uuid)
-            if (continued := _going_on(session, active, now, idle_limit)) is not None:
-                return continued
+            if read is not None and read[0] is session:
+                active = read[1]
+            else:
+                active = self._active(session, casino_id, guest_uuid)
+                if (continued := _going_on(session, active, now, idle_limit)) is not None:
+                    return continued
             previous = active
             if active is not None:
                 active.status, active.archived_at = "archived", now
                 session.flush()  # before the new active row, for the one-active index
             else:
-                previous = session.scalars(
-                    select(ConversationRow)
-                    .where(
-                        ConversationRow.casino_id == casino_id,
-                        ConversationRow.guest_uuid == guest_uuid,
-                    )
-                    .order_by(ConversationRow.started_at.desc())
-                ).first()
+                keys = {"casino_id": casino_id, "guest_uuid": guest_uuid}
+                previous = session.scalars(_LATEST_CONVERSATION, keys).first()
             session_uuid = str(uuid.uuid4())
             row = ConversationRow(
                 thread_id=thread_id_for(casino_id, guest_uuid, session_uuid),
