@@ -10,7 +10,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from tests.casino_host import test_storage_support as support
 from tests.casino_host.test_storage_support import (
     NOW,
@@ -82,6 +82,42 @@ def test_a_guest_is_created_once_with_its_phone_index_and_profile(store: Store, 
     assert store.guest_phone(casino, guest) == PHONE  # decrypted for sending
     other, _ = store.get_or_create_guest(casino, "+12035559999", now=NOW)
     assert other != guest
+
+
+def test_saving_a_profile_writes_the_guests_language_and_time(store: Store, casino: str):
+    guest, _ = store.get_or_create_guest(casino, PHONE, language="en", now=NOW)
+    loaded = store.load_profile(casino, guest)
+    loaded.profile.set_field("core_identity.language", "es", source="self_reported", confidence=0.9,
+                             now=NOW)  # fmt: skip
+    later = NOW + timedelta(hours=2)
+    with store.transaction():  # the guest's row was read in this transaction before the save
+        assert store.guest_phone(casino, guest) == PHONE
+        store.save_profile(casino, loaded.profile, loaded.version, now=later)
+    assert count(store, GuestRow, guest_uuid=guest, language="es", updated_at=later) == 1
+    with pytest.raises(GuestNotFound):  # another casino's guest is not touched
+        store.save_profile(new_casino(store), loaded.profile, loaded.version + 1, now=later)
+
+
+def test_a_transaction_reads_the_guests_row_once(store: Store, casino: str):
+    guest, _ = store.get_or_create_guest(casino, PHONE, now=NOW)
+    reads: list[str] = []
+
+    def note(_conn, _cursor, statement, *_args) -> None:
+        if "FROM guests" in statement:
+            reads.append(statement)
+
+    event.listen(store.engine, "before_cursor_execute", note)
+    try:
+        with store.transaction():
+            store.load_profile(casino, guest)
+            assert store.guest_phone(casino, guest) == PHONE
+            store.open_or_resume_conversation(casino, guest, NOW)
+        with store.transaction():  # a guest created in the transaction is not read back
+            other, _ = store.get_or_create_guest(casino, "+12035550188", now=NOW)
+            store.load_profile(casino, other)
+    finally:
+        event.remove(store.engine, "before_cursor_execute", note)
+    assert len(reads) == 1
 
 
 def test_two_concurrent_first_messages_create_one_guest(

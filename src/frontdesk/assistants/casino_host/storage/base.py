@@ -12,9 +12,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, NamedTuple, Self, TypeVar
 
-from sqlalchemy import Table
+from sqlalchemy import Table, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import URL, CursorResult
 from sqlalchemy.exc import DBAPIError
@@ -48,6 +48,22 @@ from frontdesk.config import Settings, get_settings
 from frontdesk.db_url import database_url
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class StoredGuest(NamedTuple):
+    """What the store reads of a guest's row (the number only encrypted)."""
+
+    guest_uuid: str
+    casino_id: str
+    phone_hash: str
+    phone_ciphertext: str
+
+
+_GUESTS = GuestRow.__table__
+_GUEST = select(*(_GUESTS.c[name] for name in StoredGuest._fields)).where(
+    _GUESTS.c.guest_uuid == bindparam("guest_uuid")
+)
+_KNOWN_GUESTS = "casino_host_guests"  # session.info: the guests read in this transaction
 R = TypeVar("R")
 
 # The store and session of the `Store.transaction()` block this context is in, if any. A
@@ -282,11 +298,24 @@ class StoreBase:
             yield session
 
     @staticmethod
-    def _guest(session: Session, casino_id: str, guest_uuid: str) -> GuestRow:
-        row = pinned(session, session.get(GuestRow, guest_uuid))
-        if row is None or row.casino_id != casino_id:
+    def _guest(session: Session, casino_id: str, guest_uuid: str) -> StoredGuest:
+        """The guest's row, read once per transaction (most store calls of a turn check the
+        guest first). A Core read, not the ORM's: loading a mapped row cost more than the
+        query, and no store call changes these columns."""
+        known: dict[str, StoredGuest] = session.info.setdefault(_KNOWN_GUESTS, {})
+        guest = known.get(guest_uuid)
+        if guest is None:
+            row = execute(session, _GUEST, {"guest_uuid": guest_uuid}).first()
+            if row is not None:
+                guest = known[guest_uuid] = StoredGuest(*row)
+        if guest is None or guest.casino_id != casino_id:
             raise GuestNotFound(f"no guest {guest_uuid} in casino {casino_id}")
-        return row
+        return guest
+
+    @staticmethod
+    def _know_guest(session: Session, guest: StoredGuest) -> None:
+        """A guest this transaction has just written (its next `_guest` reads nothing)."""
+        session.info.setdefault(_KNOWN_GUESTS, {})[guest.guest_uuid] = guest
 
     @staticmethod
     def _add_audit(

@@ -22,7 +22,13 @@ from sqlalchemy.orm import Session
 
 from frontdesk.assistants.casino_host.profile import SCHEMA_VERSION, ConsentGrant, GuestProfile
 from frontdesk.assistants.casino_host.profile import completeness as profile_completeness
-from frontdesk.assistants.casino_host.storage.base import StoreBase, execute, moment, public
+from frontdesk.assistants.casino_host.storage.base import (
+    StoreBase,
+    StoredGuest,
+    execute,
+    moment,
+    public,
+)
 from frontdesk.assistants.casino_host.storage.errors import (
     GuestNotFound,
     StaleProfile,
@@ -61,7 +67,19 @@ _GRANTS = (
     )
     .order_by(_GRANT_ROWS.c.granted_at, _GRANT_ROWS.c.grant_id)
 )
+# A first contact's: the guest, its phone_index row and its empty profile (X1).
+_CASINO_EXISTS = select(CasinoRow.__table__.c.casino_id).where(
+    CasinoRow.__table__.c.casino_id == bindparam("casino_id")
+)
+_GUESTS = GuestRow.__table__
+_INSERT_GUEST = _GUESTS.insert()
+_INSERT_PHONE = _PHONES.insert()
+_INSERT_PROFILE = _PROFILES.insert()
 # The columns to set are the parameters named as columns; the b_ ones select the row.
+_TOUCH_GUEST = update(_GUESTS).where(
+    _GUESTS.c.casino_id == bindparam("b_casino_id"),
+    _GUESTS.c.guest_uuid == bindparam("b_guest_uuid"),
+)
 _SAVE_PROFILE = update(_PROFILES).where(
     _PROFILES.c.casino_id == bindparam("b_casino_id"),
     _PROFILES.c.guest_uuid == bindparam("b_guest_uuid"),
@@ -179,37 +197,22 @@ class GuestStore(StoreBase):
     def _insert_guest(
         self, casino_id: str, e164: str, hashed: str, language: str | None, now: datetime
     ) -> str:
-        guest_uuid = str(uuid.uuid4())
+        guest = StoredGuest(str(uuid.uuid4()), casino_id, hashed, self._cipher.encrypt(e164))
+        profile = GuestProfile(guest_uuid=guest.guest_uuid, created_at=now, casino_id=casino_id)
+        columns = self._columns(profile, self._document(profile, casino_id), now)
+        columns["_schema_version"] = columns.pop("schema_version")  # the column's own name
         with self._begin(savepoint=True) as session:
-            if session.get(CasinoRow, casino_id) is None:
+            if execute(session, _CASINO_EXISTS, {"casino_id": casino_id}).first() is None:
                 raise UnknownCasino(f"no casino {casino_id}: register it with put_casino first")
-            session.add(
-                GuestRow(
-                    guest_uuid=guest_uuid,
-                    casino_id=casino_id,
-                    phone_hash=hashed,
-                    phone_ciphertext=self._cipher.encrypt(e164),
-                    language=language,
-                    created_at=now,
-                    updated_at=now,
-                    schema_version=GUEST_SCHEMA_VERSION,
-                )
-            )
-            session.flush()
-            session.add(
-                PhoneIndexRow(
-                    casino_id=casino_id, phone_hash=hashed, guest_uuid=guest_uuid, created_at=now
-                )
-            )
-            profile = GuestProfile(guest_uuid=guest_uuid, created_at=now, casino_id=casino_id)
-            document = self._document(profile, casino_id)
-            session.add(
-                ProfileRow(
-                    guest_uuid=guest_uuid, version=1, **self._columns(profile, document, now)
-                )
-            )
-            session.flush()
-        return guest_uuid
+            execute(session, _INSERT_GUEST, {**guest._asdict(), "language": language,
+                                             "created_at": now, "updated_at": now,
+                                             "_schema_version": GUEST_SCHEMA_VERSION})  # fmt: skip
+            execute(session, _INSERT_PHONE, {"casino_id": casino_id, "phone_hash": hashed,
+                                             "guest_uuid": guest.guest_uuid, "created_at": now})  # fmt: skip
+            execute(session, _INSERT_PROFILE, {"guest_uuid": guest.guest_uuid, "version": 1,
+                                               **columns})  # fmt: skip
+        self._know_guest(session, guest)  # once the savepoint holds
+        return guest.guest_uuid
 
     @public
     def guest_phone(self, casino_id: str, guest_uuid: str) -> str:
@@ -297,11 +300,13 @@ class GuestStore(StoreBase):
                     raise GuestNotFound(f"no guest {profile.guest_uuid} in casino {casino_id}")
                 raise StaleProfile(profile.guest_uuid, expected_version, current)
             self._save_grants(session, casino_id, profile)
-            guest = self._guest(session, casino_id, profile.guest_uuid)
+            # The profile's row matched this casino's guest: the guest's row is touched too.
             language = profile.fields.get("core_identity.language")
+            touched: dict[str, Any] = {"updated_at": now}
             if language is not None and not language.withdrawn:
-                guest.language = str(language.value)
-            guest.updated_at = now
+                touched["language"] = str(language.value)
+            execute(session, _TOUCH_GUEST, {"b_casino_id": casino_id,
+                                            "b_guest_uuid": profile.guest_uuid, **touched})  # fmt: skip
         return expected_version + 1
 
     @staticmethod
