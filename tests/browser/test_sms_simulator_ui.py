@@ -64,7 +64,9 @@ def test_opt_in_a_question_quiet_hours_and_stop(simulator):
     page.get_by_label("Message", exact=True).press("Enter")
     expect(host_bubbles(page)).to_have_count(3)
     meta = host_bubbles(page).nth(2).locator(".meta")
-    expect(meta).to_contain_text("GSM-7 · 1 segment · after")
+    expect(meta.first).to_contain_text("GSM-7 · 1 segment · after")
+    # The bubble follows its SMS: sent after its delay, then the simulator's delivery report.
+    expect(host_bubbles(page).nth(2).locator(".outcome")).to_have_text("delivered", timeout=15_000)
 
     page.get_by_label("Casino clock").fill("2026-11-25T21:30")
     page.get_by_label("Type").select_option("marketing")

@@ -54,6 +54,16 @@ async def test_text_outbound_and_the_guest_view(tmp_path):
         )
         assert [m["kind"] for m in view["outbound"]] == ["keyword", "keyword", "informational"]
         assert [m["body"] for m in view["outbound"][:2]] == [first["body"], second["body"]]
+        # Each reply names its queued SMS, so the phone can show what became of it.
+        assert [m["outbound_id"] for m in view["outbound"][:2]] == [
+            first["outbound_id"],
+            second["outbound_id"],
+        ]
+        again = await client.post("/sms/simulator/text", json={**guest, "text": "HELP"})
+        assert all(sms["outbound_id"] for sms in again.json()["replies"])
+        assert {sms["outbound_id"] for sms in again.json()["replies"]}.isdisjoint(
+            {first["outbound_id"], second["outbound_id"]}
+        )
         unknown = await client.get(
             "/sms/simulator/guest", params={**guest, "number": "+18605550999"}
         )

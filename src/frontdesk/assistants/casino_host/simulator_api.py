@@ -84,9 +84,10 @@ def _check(service: Any, casino: str, at: datetime | None) -> datetime | None:
     return at
 
 
-def _sms(body: str, delay: float | None = None) -> dict[str, Any]:
+def _sms(body: str, delay: float | None = None, outbound_id: str | None = None) -> dict[str, Any]:
     encoding, segments = classify_encoding(body)
-    return {"body": body, "encoding": encoding, "segments": segments, "delay_s": delay}
+    return {"body": body, "encoding": encoding, "segments": segments, "delay_s": delay,
+            "outbound_id": outbound_id}  # fmt: skip
 
 
 @router.get("", include_in_schema=False)
@@ -137,9 +138,13 @@ async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
         raise ApiError(outcome.status, str(outcome.body.get("error") or "refused"))
     replies = outcome.body.get("replies") or []
     delays = outcome.body.get("delays_s") or [None] * len(replies)
+    # Each reply's queued SMS, so that the phone shows what became of it (a STOP during its
+    # delay cancels it); none when the reply was queued before (a repeated delivery).
+    ids = outcome.body.get("outbound_ids") or []
+    ids = ids if len(ids) == len(replies) else [None] * len(replies)
     return {
         "status": outcome.body.get("status"),
-        "replies": [_sms(r, d) for r, d in zip(replies, delays, strict=False)],
+        "replies": [_sms(*reply) for reply in zip(replies, delays, ids, strict=False)],
         "opted_in": not await service.sms.opted_out(body.casino, body.number),
     }
 
@@ -160,7 +165,7 @@ async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
     except CarrierRiskTooHigh as exc:
         return {"sent": False, "reason": "carrier_risk", "detail": str(exc), "sms": None}
     return {"sent": report.sent, "reason": report.reason, "detail": report.detail,
-            "sms": _sms(report.body or "")}  # fmt: skip
+            "sms": _sms(report.body or "", outbound_id=report.outbound_id)}  # fmt: skip
 
 
 @router.get(

@@ -176,8 +176,10 @@ class SmsGateway:
             queued = await self._settle(casino_id, sms, reply, delays, now=now, claim=not held)
         if queued:
             self._send_later(queued, sms.sender, now)
+        # `outbound_ids`: the queued SMS, for whoever follows them (the phone simulator).
         return WebhookOutcome(200, {"status": "processed", "replies": reply.parts,
-                                    "delays_s": [round(d, 2) for d in delays]})  # fmt: skip
+                                    "delays_s": [round(d, 2) for d in delays],
+                                    "outbound_ids": [m.outbound_id for m, _ in queued]})  # fmt: skip
 
     async def handle_receipt(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes

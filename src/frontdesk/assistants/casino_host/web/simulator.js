@@ -46,6 +46,31 @@ function say(role, text, meta) {
   return item;
 }
 
+// A host bubble follows its queued SMS: the phone shows whether it really went out (a STOP
+// during the delay cancels it; the gate may block it at send time).
+const OUTCOMES = {
+  sending: "on its way", queued: "queued (sent later)", sent: "sent", delivered: "delivered",
+  cancelled: "cancelled, never sent", blocked: "blocked at send time, never sent",
+  dead: "never sent (gave up after its retries)",
+};
+
+function follow(bubble, sms) {
+  if (!sms.outbound_id) return;
+  bubble.dataset.outboundId = sms.outbound_id;
+  bubble.append(el("span", "meta outcome", OUTCOMES.sending));
+}
+
+function showOutcomes(outbound) {
+  const byId = new Map(outbound.map((m) => [m.outbound_id, m]));
+  ui.thread.querySelectorAll("li[data-outbound-id]").forEach((bubble) => {
+    const m = byId.get(bubble.dataset.outboundId);
+    if (!m) return;
+    const line = bubble.querySelector(".outcome");
+    line.textContent = `${OUTCOMES[m.status] || m.status}${m.reason ? ` (${m.reason})` : ""}`;
+    bubble.classList.toggle("unsent", ["cancelled", "blocked", "dead"].includes(m.status));
+  });
+}
+
 function smsMeta(sms, index, count) {
   const parts = [sms.encoding, `${sms.segments} segment${sms.segments === 1 ? "" : "s"}`];
   if (typeof sms.delay_s === "number" && sms.delay_s > 0) parts.push(`after ${sms.delay_s.toFixed(1)} s`);
@@ -64,7 +89,7 @@ async function text(message) {
     const answer = await call("POST", "/sms/simulator/text", request);
     if (answer.status === "rate_limited") say("note", "Over the rate limit: no reply (HTTP 200).");
     else if (!answer.replies.length) say("note", answer.opted_in ? "No reply." : "Nothing was sent: this guest opted out (STOP).");
-    answer.replies.forEach((sms, i) => say("host", sms.body, smsMeta(sms, i, answer.replies.length)));
+    answer.replies.forEach((sms, i) => follow(say("host", sms.body, smsMeta(sms, i, answer.replies.length)), sms));
     // The replies leave the queue after their delays, then the delivery reports come back.
     const typing = answer.replies.reduce((total, sms) => total + (sms.delay_s || 0), 0);
     setTimeout(refresh, (typing + REPORT_AFTER_S) * 1000);
@@ -90,7 +115,7 @@ async function sendOutbound(event) {
     if (answer.sent) {
       ui.outboundResult.className = "result ok";
       ui.outboundResult.textContent = "Sent.";
-      say("host", answer.sms.body, `${ui.outboundType.value} · ${smsMeta(answer.sms, 0, 1)}`);
+      follow(say("host", answer.sms.body, `${ui.outboundType.value} · ${smsMeta(answer.sms, 0, 1)}`), answer.sms);
       setTimeout(refresh, REPORT_AFTER_S * 1000);  // its delivery report
     } else {
       ui.outboundResult.className = "result bad";
@@ -137,6 +162,7 @@ async function refresh() {
     item.append(el("span", "when", utc(a.at)));
     return item;
   });
+  showOutcomes(view.outbound);
   rows(ui.queue, view.outbound, (m) => {
     const item = el("li", "", `${m.status}${m.reason ? " (" + m.reason + ")" : ""} · ${m.kind}: ${m.body} `);
     item.append(el("span", "when", `attempts ${m.attempts}`));
