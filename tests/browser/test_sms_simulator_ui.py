@@ -98,6 +98,9 @@ def test_bad_input_is_said_plainly(simulator):
         "The guest number must be E.164, such as +18605550123."
     )
     expect(page.locator("#thread li")).to_have_count(0)
+    # Nothing of the last guest stays on show beside a number that is not one.
+    expect(page.locator("#consent")).to_have_text("No guest: enter an E.164 number.")
+    expect(page.locator("#queue li")).to_have_count(0)
     page.get_by_label("Guest number").fill("+18605550162")
     page.get_by_label("Text", exact=True).fill("   ")
     page.get_by_role("button", name="Send through the gate").click()

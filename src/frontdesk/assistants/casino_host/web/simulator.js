@@ -132,9 +132,16 @@ function rows(list, items, render) {
   list.replaceChildren(...(items.length ? items.map(render) : [el("li", "when", "None yet.")]));
 }
 
+function forget() {
+  // No valid guest: nothing of the last one stays on show as if it were this one's.
+  ui.consent.replaceChildren(el("span", "badge off", "No guest: enter an E.164 number."));
+  ui.chainStatus.textContent = "";
+  [ui.chain, ui.audit, ui.queue].forEach((list) => list.replaceChildren());
+}
+
 async function refresh() {
   let request;
-  try { request = who(); } catch (err) { return; }
+  try { request = who(); } catch (err) { forget(); return; }
   const query = new URLSearchParams({ casino: request.casino, number: request.number });
   let view;
   try { view = await call("GET", `/sms/simulator/guest?${query}`); } catch (err) { return; }
