@@ -48,6 +48,7 @@ from frontdesk.config import Settings, get_settings
 from frontdesk.db_url import database_url
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 
 class StoredGuest(NamedTuple):
@@ -64,7 +65,6 @@ _GUEST = select(*(_GUESTS.c[name] for name in StoredGuest._fields)).where(
     _GUESTS.c.guest_uuid == bindparam("guest_uuid")
 )
 _KNOWN_GUESTS = "casino_host_guests"  # session.info: the guests read in this transaction
-R = TypeVar("R")
 
 # The store and session of the `Store.transaction()` block this context is in, if any. A
 # context variable, not a thread-local: `asyncio.to_thread` runs each call in a copy of the
