@@ -22,7 +22,7 @@ from pathlib import Path
 
 from frontdesk.assistants.casino_host.build import build_service
 from frontdesk.assistants.casino_host.compliance import check
-from frontdesk.assistants.casino_host.conversation_eval import DEV_CONVERSATIONS, EVAL_DIR
+from frontdesk.assistants.casino_host.evaluation.conversations import DEV_CONVERSATIONS, EVAL_DIR
 from frontdesk.config import get_settings
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models

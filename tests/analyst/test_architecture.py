@@ -8,13 +8,12 @@ into the orchestrator or sideways into a part it should not know fails here, not
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from frontdesk.assistants import analyst
+from tests import layering
 
 ROOT = Path(analyst.__file__).parent
 PACKAGE = analyst.__name__
@@ -37,80 +36,8 @@ ALLOWED: dict[str, frozenset[str]] = {
 SHARED = ("state", "prompts")
 
 
-def _module_name(path: Path, root: Path, package: str) -> str:
-    parts = path.relative_to(root).with_suffix("").parts
-    if parts[-1] == "__init__":
-        parts = parts[:-1]
-    return ".".join((package, *parts))
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _imports(node: ast.AST, type_checking: bool) -> Iterator[ast.Import | ast.ImportFrom]:
-    if isinstance(node, ast.Import | ast.ImportFrom):
-        yield node
-        return
-    skip = not type_checking and isinstance(node, ast.If) and _is_type_checking(node)
-    for child in node.orelse if skip else ast.iter_child_nodes(node):
-        yield from _imports(child, type_checking)
-
-
-def imported_modules(
-    path: Path, root: Path, package: str, *, type_checking: bool = True
-) -> set[str]:
-    """Every module `path` imports, as absolute dotted names (relative imports resolved; for
-    `from X import y`, `X.y`, since `y` may be a module)."""
-    module = _module_name(path, root, package)
-    is_package = path.name == "__init__.py"
-    found: set[str] = set()
-    for node in _imports(ast.parse(path.read_text(), str(path)), type_checking=type_checking):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-            continue
-        base = node.module or ""
-        if node.level:
-            anchor = module.split(".")[: len(module.split(".")) - node.level + is_package]
-            base = ".".join([*anchor, base] if base else anchor)
-        found.update(f"{base}.{alias.name}" for alias in node.names)
-    return found
-
-
-def part_of(module: str, package: str) -> str | None:
-    """The analyst part (subpackage or top-level module) `module` belongs to; None outside."""
-    if module == package:
-        return "__init__"
-    if not module.startswith(package + "."):
-        return None
-    return module[len(package) + 1 :].split(".")[0]
-
-
 def violations(root: Path, package: str) -> list[str]:
-    """`file: imports module (part)` for every import a part's rule does not allow."""
-    found = []
-    for path in sorted(root.rglob("*.py")):
-        relative = path.relative_to(root)
-        if len(relative.parts) == 1:
-            continue  # the orchestrator may import anything
-        part = relative.parts[0]
-        allowed = ALLOWED.get(part)
-        if allowed is None:
-            found.append(f"{relative}: part {part!r} has no rule in ALLOWED")
-            continue
-        for target in sorted(imported_modules(path, root, package)):
-            other = part_of(target, package)
-            if other not in (None, part) and other not in allowed:
-                found.append(f"{relative}: imports {target} ({other})")
-    for name in SHARED:
-        path = root / f"{name}.py"
-        for target in sorted(imported_modules(path, root, package, type_checking=False)):
-            if part_of(target, package) not in (None, *SHARED):
-                found.append(f"{name}.py: imports {target} at run time")
-    return found
+    return layering.violations(root, package, ALLOWED, SHARED)
 
 
 def test_every_part_imports_only_what_its_rule_allows():
@@ -118,18 +45,12 @@ def test_every_part_imports_only_what_its_rule_allows():
 
 
 def test_the_parts_are_the_subpackages_and_each_says_what_it_is():
-    subpackages = {p.parent for p in ROOT.rglob("*.py") if p.parent != ROOT}
-    assert {p.relative_to(ROOT).parts[0] for p in subpackages} == set(ALLOWED)
-    for folder in subpackages:
-        init = folder / "__init__.py"
-        assert init.exists(), f"{folder.relative_to(ROOT)} has no __init__.py"
-        docstring = ast.get_docstring(ast.parse(init.read_text()))
-        assert docstring, f"{init.relative_to(ROOT)} has no docstring"
+    assert layering.parts(ROOT) == set(ALLOWED)
+    assert layering.undocumented_parts(ROOT) == []
 
 
 def test_no_module_is_too_long_to_read():
-    lines = {str(p.relative_to(ROOT)): len(p.read_text().splitlines()) for p in ROOT.rglob("*.py")}
-    assert {name: n for name, n in lines.items() if n > 400} == {}
+    assert layering.long_modules(ROOT) == {}
 
 
 def _write(root: Path, relative: str, text: str) -> None:

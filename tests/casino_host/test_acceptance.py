@@ -19,7 +19,6 @@ import pytest
 import pytest_asyncio
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
-from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.build import breaker_for, build_router, build_service
 from frontdesk.assistants.casino_host.compliance import replies
 from frontdesk.assistants.casino_host.compliance.evaluation import (
@@ -28,14 +27,15 @@ from frontdesk.assistants.casino_host.compliance.evaluation import (
     SHIPPED_EVAL_FILE,
     load_rows,
 )
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
-from frontdesk.assistants.casino_host.nodes import agents, checks, gate, planning
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.graph import RECURSION_LIMIT
+from frontdesk.assistants.casino_host.conversation.nodes import agents, checks, gate, planning
+from frontdesk.assistants.casino_host.conversation.routing import ROUTER, route_after_compliance
+from frontdesk.assistants.casino_host.conversation.state import turn_state
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory, grant
-from frontdesk.assistants.casino_host.routing import ROUTER, route_after_compliance
+from frontdesk.assistants.casino_host.records.output import profile_summary
 from frontdesk.assistants.casino_host.sms import SAFE_GAMING_LANGUAGE_FALLBACK, segments_needed
-from frontdesk.assistants.casino_host.state import turn_state
-from frontdesk.assistants.casino_host.turn_output import profile_summary
 from frontdesk.config import Settings
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.routing.router import RouteDecision

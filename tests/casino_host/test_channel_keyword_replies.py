@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from frontdesk.assistants.casino_host.channel.keywords import Keyword
-from frontdesk.assistants.casino_host.channel.replies import keyword_decision
-from frontdesk.assistants.casino_host.consent_records import write_consent_reply
+from frontdesk.assistants.casino_host.consent.keywords import Keyword
+from frontdesk.assistants.casino_host.consent.records import write_consent_reply
+from frontdesk.assistants.casino_host.consent.replies import keyword_decision
+from frontdesk.assistants.casino_host.records.turns import take_in
 from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
 from frontdesk.assistants.casino_host.storage.tables import AuditRow
-from frontdesk.assistants.casino_host.turn_records import take_in
 
 from . import test_service as service_tests
 from .test_service import CASINO, CASINO_PHONE, NOW, new_phone

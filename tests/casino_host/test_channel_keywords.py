@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.casino_host import prompts
-from frontdesk.assistants.casino_host.channel import replies
-from frontdesk.assistants.casino_host.channel.keywords import Keyword, keyword_of, normalise
-from frontdesk.assistants.casino_host.channel.replies import (
+from frontdesk.assistants.casino_host.consent import replies
+from frontdesk.assistants.casino_host.consent.keywords import Keyword, keyword_of, normalise
+from frontdesk.assistants.casino_host.consent.replies import (
     ALREADY_STOPPED,
     HELP,
     STARTED,
     STOPPED,
     keyword_decision,
 )
+from frontdesk.assistants.casino_host.conversation import prompts
 from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
 
 # -- recognising them (pure) -------------------------------------------------------------------
@@ -87,7 +87,7 @@ def test_every_keyword_reply_fits_one_sms():
 
 
 def test_the_spanish_words_are_keywords():
-    from frontdesk.assistants.casino_host.channel.keywords import ALL_WORDS, SPANISH_WORDS
+    from frontdesk.assistants.casino_host.consent.keywords import ALL_WORDS, SPANISH_WORDS
 
     assert SPANISH_WORDS <= ALL_WORDS
     assert keyword_of("Ayuda") is Keyword.HELP and keyword_of("borrar") is Keyword.DELETE

@@ -1,7 +1,7 @@
 """The agents' second attempt, written in code from their facts (composed.py)."""
 
-from frontdesk.assistants.casino_host.composed import composed_reply
-from frontdesk.assistants.casino_host.tools import Facts
+from frontdesk.assistants.casino_host.conversation.composed import composed_reply
+from frontdesk.assistants.casino_host.conversation.tools import Facts
 
 STEAKHOUSE = "Michael Jordan's Steak House"
 
@@ -76,7 +76,7 @@ def test_a_place_open_round_the_clock_says_24_hours():
     from types import SimpleNamespace
 
     from frontdesk.assistants.casino_host.content import CasinoContent
-    from frontdesk.assistants.casino_host.tools import ALL_DAY, opening_today
+    from frontdesk.assistants.casino_host.conversation.tools import ALL_DAY, opening_today
 
     catalog = CasinoContent.load().catalog("bellagio")
     ctx = SimpleNamespace(catalog=catalog, now=datetime(2026, 11, 25, 20, tzinfo=UTC))

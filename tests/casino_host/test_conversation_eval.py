@@ -20,7 +20,7 @@ from frontdesk.assistants.casino_host.compliance import (
     RESPONSIBLE_GAMING,
     SELF_HARM,
 )
-from frontdesk.assistants.casino_host.conversation_eval import (
+from frontdesk.assistants.casino_host.evaluation.conversations import (
     AGENTS,
     DEV_CONVERSATIONS,
     DIMENSIONS,

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from frontdesk.assistants.casino_host.build import build_service
-from frontdesk.assistants.casino_host.extraction import detect_language
+from frontdesk.assistants.casino_host.conversation.extraction import detect_language
 from frontdesk.assistants.casino_host.sms import fits_one_sms
 from frontdesk.runtime import Models
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from frontdesk.assistants.casino_host.extraction import (
+from frontdesk.assistants.casino_host.conversation.extraction import (
     MIN_CONFIDENCE,
     SOURCE_BANDS,
     SUPPORTED_PATHS,

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from frontdesk.assistants.casino_host.extraction import extract
+from frontdesk.assistants.casino_host.conversation.extraction import extract
 
 NEW_YORK = ZoneInfo("America/New_York")
 NOW = datetime(2026, 11, 25, 15, 0, tzinfo=NEW_YORK)

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pytest
 
-from frontdesk.assistants.casino_host.extraction import (
+from frontdesk.assistants.casino_host.conversation.extraction import (
     DEV_SET,
     HELDOUT_SET,
     SUPPORTED_PATHS,

@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from langgraph.graph import END
 
-from frontdesk.assistants.casino_host import routing as r
-from frontdesk.assistants.casino_host.state import turn_state
+from frontdesk.assistants.casino_host.conversation import routing as r
+from frontdesk.assistants.casino_host.conversation.state import turn_state
 
 
 def test_thirteen_known_nodes():

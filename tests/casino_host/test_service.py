@@ -17,11 +17,11 @@ import pytest
 import pytest_asyncio
 
 from frontdesk.assistants.base import UnknownScope
-from frontdesk.assistants.casino_host import prompts
 from frontdesk.assistants.casino_host.build import breaker_for, build_service
-from frontdesk.assistants.casino_host.service import guest_number
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.records.turns import take_in, write_turn
 from frontdesk.assistants.casino_host.storage import Store
-from frontdesk.assistants.casino_host.turn_records import take_in, write_turn
+from frontdesk.assistants.casino_host.storage.phone import guest_number
 from frontdesk.config import Settings
 from frontdesk.errors import FrontdeskError
 from frontdesk.llm.scripted import ScriptedChatModel

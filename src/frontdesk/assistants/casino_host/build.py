@@ -18,6 +18,7 @@ from typing import Any
 
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
+from frontdesk.assistants.casino_host.channel.port import HostUnavailable
 from frontdesk.assistants.casino_host.channel.providers import SimulatorProvider, SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.channel.senders import (
@@ -27,12 +28,12 @@ from frontdesk.assistants.casino_host.channel.senders import (
 )
 from frontdesk.assistants.casino_host.channel.signatures import WebhookSecrets, telnyx_public_key
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
-from frontdesk.assistants.casino_host.context import HostServices
-from frontdesk.assistants.casino_host.escalation import sweep_escalations
-from frontdesk.assistants.casino_host.graph import build_graph
-from frontdesk.assistants.casino_host.nodes.understanding import model_route
-from frontdesk.assistants.casino_host.router_keywords import router_keywords
-from frontdesk.assistants.casino_host.service import NAME, CasinoHostService, HostUnavailable
+from frontdesk.assistants.casino_host.conversation.context import HostServices
+from frontdesk.assistants.casino_host.conversation.escalation import sweep_escalations
+from frontdesk.assistants.casino_host.conversation.graph import build_graph
+from frontdesk.assistants.casino_host.conversation.nodes.understanding import model_route
+from frontdesk.assistants.casino_host.conversation.router_keywords import router_keywords
+from frontdesk.assistants.casino_host.service import NAME, CasinoHostService
 from frontdesk.assistants.casino_host.settings import CasinoHostSettings
 from frontdesk.assistants.casino_host.storage import StorageError, Store
 from frontdesk.config import Settings

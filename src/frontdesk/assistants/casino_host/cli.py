@@ -60,7 +60,7 @@ def acknowledge(
 @escalations.command("sweep")
 def sweep(casino: CasinoOpt = "mohegan_sun") -> None:
     """Raise every escalation past its acknowledgement deadline one level (item 39)."""
-    from frontdesk.assistants.casino_host.escalation import sweep_escalations
+    from frontdesk.assistants.casino_host.conversation.escalation import sweep_escalations
 
     store = _store()
     try:

@@ -12,13 +12,13 @@ from frontdesk.assistants.plugin import AssistantPlugin, EvalTarget, lazy
 
 
 def conversations_target(settings, models) -> EvalTarget:
-    from frontdesk.assistants.casino_host.suites import conversations_target as target
+    from frontdesk.assistants.casino_host.evaluation.suites import conversations_target as target
 
     return target(settings, models)
 
 
 def guardrails_target(settings, models) -> EvalTarget:
-    from frontdesk.assistants.casino_host.suites import guardrails_target as target
+    from frontdesk.assistants.casino_host.evaluation.suites import guardrails_target as target
 
     return target(settings, models)
 
@@ -33,13 +33,13 @@ def cli():
 
 
 def api_router():
-    from frontdesk.assistants.casino_host.api import router
+    from frontdesk.assistants.casino_host.channel.routes import router
 
     return router
 
 
 def sms_cli():
-    from frontdesk.assistants.casino_host.sms_cli import app
+    from frontdesk.assistants.casino_host.channel.cli import app
 
     return app
 

@@ -17,8 +17,9 @@ import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.messages import AIMessage, HumanMessage
 from langgraph.graph.state import CompiledStateGraph
@@ -26,61 +27,40 @@ from langgraph.graph.state import CompiledStateGraph
 from frontdesk.agentkit.service import DURABILITY
 from frontdesk.agentkit.streaming import last_ai_text, running_time_limit
 from frontdesk.assistants.base import Answer, ChatEvent, UnknownScope
-from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.casino_host.channel.port import HostReply, HostUnavailable
 from frontdesk.assistants.casino_host.channel.simulator import SIMULATED_NOW
 from frontdesk.assistants.casino_host.compliance import check, scan_pii
-from frontdesk.assistants.casino_host.consent_records import (
+from frontdesk.assistants.casino_host.consent.records import (
     CONSENT_SPEAKER,
     DeliveryClaim,
     KeywordSettle,
     receive,
 )
-from frontdesk.assistants.casino_host.context import CasinoHostContext, HostServices
-from frontdesk.assistants.casino_host.graph import RECURSION_LIMIT
-from frontdesk.assistants.casino_host.nodes.common import casino_values
-from frontdesk.assistants.casino_host.routing import FALLBACK
-from frontdesk.assistants.casino_host.sms import split_sms
-from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
-from frontdesk.assistants.casino_host.state import turn_state
-from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable, Store
-from frontdesk.assistants.casino_host.storage.phone import E164
-from frontdesk.assistants.casino_host.turn_records import (
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext, HostServices
+from frontdesk.assistants.casino_host.conversation.graph import RECURSION_LIMIT
+from frontdesk.assistants.casino_host.conversation.nodes.common import casino_values
+from frontdesk.assistants.casino_host.conversation.routing import FALLBACK
+from frontdesk.assistants.casino_host.conversation.state import turn_state
+from frontdesk.assistants.casino_host.records.turns import (
     Intake,
     Written,
     write_holding,
     write_turn,
 )
+from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
+from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable, Store
+from frontdesk.assistants.casino_host.storage.phone import guest_number
 from frontdesk.errors import FrontdeskError
+
+if TYPE_CHECKING:
+    from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 
 logger = logging.getLogger(__name__)
 
 NAME = "casino_host"
 HOLDING_SPEAKER = "holding"
-
-
-class GuestNumberError(FrontdeskError):
-    """The guest is not a phone number."""
-
-
-class HostUnavailable(FrontdeskError):
-    """The storage is down: nothing was acknowledged, the guest's message should be resent."""
-
-
-NANP_TEN_DIGITS = re.compile(r"^[2-9]\d{2}[2-9]\d{6}$")  # area code and number, no country
-
-
-def guest_number(user_id: str) -> str:
-    """A guest's id as E.164: "+18605550123" as is, "18605550123" with its "+", and ten US
-    digits "8605550123" as +1 (not as "+860…": `sms send --from 7025550301` once texted as a
-    +7 number)."""
-    if NANP_TEN_DIGITS.match(user_id):
-        user_id = f"1{user_id}"
-    number = user_id if user_id.startswith("+") else f"+{user_id}"
-    if not E164.match(number):
-        raise GuestNumberError(
-            f"the guest must be a phone number in E.164 form such as +18605550123, not {user_id!r}"
-        )
-    return number
 
 
 def conversation_guest(thread_id: str) -> str:
@@ -113,7 +93,24 @@ def clean_message(message: str) -> str:
     return _CONTROL.sub("", message)
 
 
+@dataclass(frozen=True)
+class Turn:
+    """One guest message answered: the reply's text and its SMS, who answered, the graph's
+    state (or the part of it a reply without the graph has), and what the turn read and
+    wrote."""
+
+    thread_id: str
+    intake: Intake
+    state: dict[str, Any]
+    text: str
+    sms: list[str]
+    speaker: str
+    written: Written | None
+
+
 class CasinoHostService:
+    """The casino host: the chat API's `AssistantService`, and the SMS channel's `HostTurn`."""
+
     def __init__(
         self,
         graph: CompiledStateGraph,
@@ -129,7 +126,7 @@ class CasinoHostService:
         self.store = store
         self._resources = resources
         self.clock = clock  # the casino clock a turn runs at (tests set it)
-        self.sms: Any = None  # the SMS channel's gateway (channel/gateway.py), set by the build
+        self.sms: SmsGateway | None = None  # the SMS channel, set by the build
         self._closed = False
 
     # -- AssistantService ---------------------------------------------------------------------
@@ -192,14 +189,52 @@ class CasinoHostService:
         *,
         user_id: str | None = None,
         scope: str | None = None,
+    ) -> Answer:
+        """One guest message from the chat API, the CLI or the web UI, answered."""
+        return self._as_answer(await self._turn(message, thread_id, user_id=user_id, scope=scope))
+
+    # -- HostTurn: the SMS channel's port --------------------------------------------------
+
+    async def answer_sms(
+        self,
+        casino_id: str,
+        sender: str,
+        text: str,
+        *,
+        delivery_id: str,
+        settle_keyword: KeywordSettle,
+        claim: DeliveryClaim | None,
+    ) -> HostReply:
+        turn = await self._turn(text, f"sms:{casino_id}", user_id=sender, scope=casino_id,
+                                delivery_id=delivery_id, settle_keyword=settle_keyword,
+                                claim=claim)  # fmt: skip
+        return HostReply(tuple(turn.sms), turn.speaker, turn.intake.guest_uuid)
+
+    def fallback_sms(self, casino_id: str) -> tuple[str, ...]:
+        casino = self.services.content.catalog(casino_id).casino
+        text = prompts.say(prompts.FALLBACK, "en", casino=casino.name, phone=casino.phone)
+        return tuple(split_sms(text, max_parts=2))
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # -- the turn ---------------------------------------------------------------------------
+
+    async def _turn(
+        self,
+        message: str,
+        thread_id: str,
+        *,
+        user_id: str | None = None,
+        scope: str | None = None,
         delivery_id: str | None = None,
         settle_keyword: KeywordSettle | None = None,
         claim: DeliveryClaim | None = None,
-    ) -> Answer:
+    ) -> Turn:
         """One guest message, answered. `delivery_id`: the channel's id of this message (an SMS
         provider's message id), so that a second delivery of it is stored and answered once;
         a chat message gets a new one. `settle_keyword`: the channel's writes for a keyword's
-        reply, run in the keyword's own transaction (`consent_records.receive`). `claim`: the
+        reply, run in the keyword's own transaction (`consent.records.receive`). `claim`: the
         channel's claim on this delivery, taken in the intake's transaction (DuplicateDelivery
         when another delivery has it)."""
         message = clean_message(message)
@@ -218,8 +253,8 @@ class CasinoHostService:
         if consent is not None:  # a compliance keyword, answered without the model
             state = {"language": consent.language, "speaker": CONSENT_SPEAKER}
             written = Written(None, None, 0, consent.profile)
-            return self._answer(thread_id, intake, state, consent.text, consent.sms,
-                                CONSENT_SPEAKER, written)  # fmt: skip
+            return Turn(thread_id, intake, state, consent.text, consent.sms, CONSENT_SPEAKER,
+                        written)  # fmt: skip
         # During a person's pause the bot holds, except that a safety or blocked message
         # still gets the gate's reply (a crisis is never answered "a host will text you").
         if intake.pause is not None and not check(message).ends_turn:
@@ -245,14 +280,12 @@ class CasinoHostService:
         speaker = state.get("speaker") or FALLBACK
         written = await self._storage(write_turn, self.store, intake, state, message, text,
                                       sms, speaker, now)  # fmt: skip
-        return self._answer(thread_id, intake, state, text, sms, speaker, written)
+        return Turn(thread_id, intake, state, text, sms, speaker, written)
 
     async def aclose(self) -> None:
         if not self._closed and self._resources is not None:
             await self._resources.aclose()
         self._closed = True
-
-    # -- the turn ---------------------------------------------------------------------------
 
     async def _storage(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         try:
@@ -287,14 +320,14 @@ class CasinoHostService:
             text = prompts.say(prompts.FALLBACK, inputs["language"], **casino_values(context))
             return {**inputs, "messages": [AIMessage(content=text)], "speaker": FALLBACK}
 
-    def _answered(self, thread_id: str, intake: Intake) -> Answer:
+    def _answered(self, thread_id: str, intake: Intake) -> Turn:
         reply = intake.answered
         assert reply is not None
         state = {"speaker": reply.agent, "language": None}
-        return self._answer(thread_id, intake, state, reply.text, split_sms(reply.text, max_parts=2),
-                            reply.agent or FALLBACK, None)  # fmt: skip
+        return Turn(thread_id, intake, state, reply.text, split_sms(reply.text, max_parts=2),
+                    reply.agent or FALLBACK, None)  # fmt: skip
 
-    async def _hold(self, message: str, intake: Intake, thread_id: str, now: datetime) -> Answer:
+    async def _hold(self, message: str, intake: Intake, thread_id: str, now: datetime) -> Turn:
         catalog = self.services.content.catalog(intake.casino_id)
         language = intake.profile.prompt_view(now).language or "en"
         text = prompts.say(prompts.HOLDING, language, casino=catalog.casino.name,
@@ -311,20 +344,20 @@ class CasinoHostService:
         )
         sms = split_sms(text, max_parts=2)
         state = {"language": language, "speaker": HOLDING_SPEAKER}
-        return self._answer(thread_id, intake, state, text, sms, HOLDING_SPEAKER, None)
+        return Turn(thread_id, intake, state, text, sms, HOLDING_SPEAKER, None)
 
-    def _answer(self, thread_id: str, intake: Intake, state: dict[str, Any], text: str,
-                sms: list[str], speaker: str, written: Any) -> Answer:  # fmt: skip
-        from frontdesk.assistants.casino_host.turn_output import turn_extra
+    @staticmethod
+    def _as_answer(turn: Turn) -> Answer:
+        from frontdesk.assistants.casino_host.records.output import turn_extra
 
-        extra = turn_extra(intake, state, sms, speaker, written)
+        state = turn.state
         return Answer(
-            answer=text,
+            answer=turn.text,
             route=state.get("query_type"),
             confidence=state.get("router_confidence"),
             sources=[],
             validation=state.get("validation_result"),
-            thread_id=thread_id,
+            thread_id=turn.thread_id,
             context=list(state.get("retrieved_context") or []),
-            extra=extra,
+            extra=turn_extra(turn.intake, state, turn.sms, turn.speaker, turn.written),
         )

@@ -1,7 +1,8 @@
 """The inbound SMS pipeline behind `POST /sms/inbound/{provider}` (WP1 item 2, C4).
 
 signature -> body and E.164 numbers -> the casino of the receiving number -> idempotency claim
-(for STOP, HELP and START, in the keyword's own transaction) -> the host (keywords, pause, graph, profile: `CasinoHostService.ask`) -> the reply, queued in
+(for STOP, HELP and START, in the keyword's own transaction) -> the host (`HostTurn.answer_sms`,
+through the port: keywords, pause, graph, profile) -> the reply, queued in
 the durable outbound queue in the transaction that closes the claim, each SMS due after its
 human-like delay, then sent through the eligibility gate (`OutboundSender`): a STOP during the
 delay cancels it, and a restart still sends it.
@@ -25,19 +26,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from frontdesk.assistants.casino_host import prompts
+from frontdesk.assistants.base import UnknownScope
 from frontdesk.assistants.casino_host.channel.inbound import (
     PROVIDERS,
     BadWebhook,
     InboundSms,
     parse_inbound,
 )
-from frontdesk.assistants.casino_host.channel.keywords import (
-    Keyword,
-    is_natural_opt_out,
-    keyword_of,
-)
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
+from frontdesk.assistants.casino_host.channel.port import HostTurn, HostUnavailable
 from frontdesk.assistants.casino_host.channel.providers import SentSms, SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter, RateVerdict
 from frontdesk.assistants.casino_host.channel.receipts import parse_receipt
@@ -52,17 +49,18 @@ from frontdesk.assistants.casino_host.channel.simulator import (
     report_delivery,
 )
 from frontdesk.assistants.casino_host.channel.timing import delays_for, message_type
-from frontdesk.assistants.casino_host.consent_records import (
+from frontdesk.assistants.casino_host.consent.keywords import exempt_from_limits, opts_out
+from frontdesk.assistants.casino_host.consent.records import (
     CONSENT_SPEAKER,
     DeliveryClaim,
     DuplicateDelivery,
 )
-from frontdesk.assistants.casino_host.service import HostUnavailable
-from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.content import CasinoContent
 from frontdesk.assistants.casino_host.storage import (
     OutboundMessage,
     StorageError,
     StorageUnavailable,
+    Store,
 )
 from frontdesk.assistants.casino_host.storage.webhooks import STALE_CLAIM
 
@@ -70,16 +68,6 @@ logger = logging.getLogger(__name__)
 T = TypeVar("T")
 
 RELEASE_EVERY_S = 2.0  # how often a claim left by a lost database is retried
-LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
-
-
-def opts_out(text: str) -> bool:
-    return keyword_of(text) is Keyword.STOP or is_natural_opt_out(text)
-
-
-def exempt_from_limits(text: str) -> bool:
-    """STOP, HELP and START are answered however many messages came before (T14)."""
-    return keyword_of(text) in LIMIT_EXEMPT or is_natural_opt_out(text)
 
 
 @dataclass(frozen=True)
@@ -106,7 +94,7 @@ class WebhookOutcome:
 
 @dataclass
 class SmsGateway:
-    service: Any  # CasinoHostService
+    host: HostTurn  # who answers the guest (the casino host's service)
     provider: SMSProvider  # the one that sends
     outbound: OutboundSender  # the durable queue's sender, and the guests' send locks
     secrets: WebhookSecrets
@@ -118,8 +106,18 @@ class SmsGateway:
     _sending: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
-    def store(self) -> Any:
-        return self.service.store
+    def store(self) -> Store:
+        return self.outbound.store
+
+    @property
+    def content(self) -> CasinoContent:
+        return self.outbound.content
+
+    def check_casino(self, casino_id: str) -> None:
+        """UnknownScope unless the casino is one of this host's."""
+        if casino_id not in self.content.casino_ids:
+            known = ", ".join(self.content.casino_ids)
+            raise UnknownScope(f"no casino {casino_id!r}; the casinos are: {known}")
 
     async def handle(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
@@ -149,7 +147,7 @@ class SmsGateway:
                 await self._record_limited(casino_id, sms, verdict)
                 await self._finish(provider, casino_id, sms.key, ok=True)
                 return WebhookOutcome(200, {"status": "rate_limited"})
-        now = SIMULATED_NOW.get() or self.service.clock()  # the clock the turn runs at
+        now = SIMULATED_NOW.get() or self.host.now()  # the clock the turn runs at
         try:
             if opts_out(sms.text):
                 # A STOP's write and a send to the same guest never interleave: once the STOP
@@ -234,7 +232,7 @@ class SmsGateway:
         return await self.limiter.ahit(windows)
 
     def casino_of(self, number: str) -> str | None:
-        content = self.service.services.content
+        content = self.content
         for casino_id in content.casino_ids:
             if content.catalog(casino_id).casino.sms_number == number:
                 return casino_id
@@ -283,9 +281,9 @@ class SmsGateway:
             settled.append((self._settle_now(casino_id, sms, reply, delays, now), delays))
 
         try:
-            answer = await self.service.ask(
-                sms.text, f"sms:{casino_id}", user_id=sms.sender, scope=casino_id,
-                delivery_id=sms.key, settle_keyword=settle_keyword, claim=claim,
+            answer = await self.host.answer_sms(
+                casino_id, sms.sender, sms.text, delivery_id=sms.key,
+                settle_keyword=settle_keyword, claim=claim,
             )  # fmt: skip
         except DuplicateDelivery:
             raise
@@ -296,12 +294,9 @@ class SmsGateway:
             # C4: the guest still gets an answer, and the provider a 200; the claim is marked
             # failed, so a redelivery runs the turn again.
             logger.exception("sms turn failed; the static fallback is sent")
-            casino = self.service.services.content.catalog(casino_id).casino
-            text = prompts.say(prompts.FALLBACK, "en", casino=casino.name, phone=casino.phone)
-            return TurnReply(split_sms(text, max_parts=2), "fallback", ok=False), []
-        reply = TurnReply(list(answer.extra.get("sms") or []), str(answer.extra.get("agent") or ""),
-                          ok=True, guest_uuid=answer.extra.get("guest_uuid"))  # fmt: skip
-        return reply, settled
+            return TurnReply(list(self.host.fallback_sms(casino_id)), "fallback", ok=False), []
+        return TurnReply(list(answer.parts), answer.speaker, ok=True,
+                         guest_uuid=answer.guest_uuid), settled  # fmt: skip
 
     def _delays(self, parts: list[str]) -> list[float]:
         """Item 33: how long the host "types" before each SMS (0 when the delay is off)."""

@@ -39,6 +39,7 @@ from frontdesk.assistants.casino_host.channel.eligibility import (
 )
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
+from frontdesk.assistants.casino_host.content import CasinoContent
 from frontdesk.assistants.casino_host.profile import GuestProfile
 from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure
 from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
@@ -121,7 +122,7 @@ def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: 
 @dataclass
 class OutboundSender:
     store: Store
-    content: Any  # ContentStore: the casinos
+    content: CasinoContent  # the casinos
     provider: SMSProvider
     safe_mode: bool = False
     locks: GuestLocks = field(default_factory=GuestLocks)

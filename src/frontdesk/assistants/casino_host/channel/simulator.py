@@ -13,11 +13,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from frontdesk.assistants.casino_host.channel.providers import SentSms
 from frontdesk.assistants.casino_host.channel.signatures import simulator_headers
 from frontdesk.errors import FrontdeskError
+
+if TYPE_CHECKING:
+    from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookOutcome
 
 # The casino's clock for the message being simulated (None: the real clock). A context
 # variable, so one simulated message never moves another request's clock.
@@ -43,7 +46,7 @@ def simulated_at(when: datetime | None) -> Iterator[None]:
         SIMULATED_NOW.reset(token)
 
 
-def require_simulator(gateway: Any) -> None:
+def require_simulator(gateway: SmsGateway) -> None:
     if not hasattr(gateway.provider, "sent_to"):
         raise SimulatorOff(
             "the phone simulator shows what the simulator sends: it needs "
@@ -51,10 +54,12 @@ def require_simulator(gateway: Any) -> None:
         )
 
 
-async def text_the_host(gateway: Any, casino_id: str, number: str, text: str) -> Any:
+async def text_the_host(
+    gateway: SmsGateway, casino_id: str, number: str, text: str
+) -> WebhookOutcome:
     """The webhook's outcome for one signed simulator message from `number` to the casino."""
     require_simulator(gateway)
-    to = gateway.service.services.content.catalog(casino_id).casino.sms_number
+    to = gateway.content.catalog(casino_id).casino.sms_number
     if to is None:
         raise FrontdeskError(
             f"casino '{casino_id}' has no SMS number (sms_number in its casino.yaml)"
@@ -64,7 +69,7 @@ async def text_the_host(gateway: Any, casino_id: str, number: str, text: str) ->
     return await gateway.handle("simulator", INBOUND_URL, headers, raw)
 
 
-async def report_delivery(gateway: Any, sms: SentSms) -> Any:
+async def report_delivery(gateway: SmsGateway, sms: SentSms) -> WebhookOutcome:
     """The delivery report the simulated carrier sends for `sms` (always `delivered`)."""
     raw = json.dumps({"message_id": sms.message_id, "from": sms.from_,
                       "status": "delivered"}).encode()  # fmt: skip

@@ -341,3 +341,16 @@ class StoreBase:
 
 
 _INSERT_AUDIT = AuditRow.__table__.insert()
+
+
+MAX_KEY_CHARS = 128  # a provider's message id or an outbound key
+
+
+def external_key(value: str | None, what: str) -> str | None:
+    """`value` when it may key a message: None, or a non-empty string of at most
+    `MAX_KEY_CHARS` characters; else ValueError naming `what`."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value or len(value) > MAX_KEY_CHARS:
+        raise ValueError(f"{what} must be a non-empty string of at most {MAX_KEY_CHARS} characters")
+    return value

@@ -21,6 +21,7 @@ from sqlalchemy.orm import Session
 from frontdesk.assistants.casino_host.storage.base import (
     StoreBase,
     execute,
+    external_key,
     insert_new,
     moment,
     pinned,
@@ -38,7 +39,6 @@ from frontdesk.assistants.casino_host.storage.tables import ConversationRow, Mes
 
 SESSION_IDLE_LIMIT = timedelta(hours=48)  # item 43, L1958
 OPEN_ATTEMPTS = 3
-MAX_KEY_CHARS = 128
 
 # A turn's statements, built once (`execute`).
 _MESSAGES = MessageRow.__table__
@@ -104,14 +104,6 @@ def _message(row: MessageRow) -> StoredMessage:
         external_id=row.external_id,
         delivery_status=row.delivery_status,
     )
-
-
-def _key(value: str | None, what: str) -> str | None:
-    if value is None:
-        return None
-    if not isinstance(value, str) or not value or len(value) > MAX_KEY_CHARS:
-        raise ValueError(f"{what} must be a non-empty string of at most {MAX_KEY_CHARS} characters")
-    return value
 
 
 class ConversationStore(StoreBase):
@@ -247,7 +239,7 @@ class ConversationStore(StoreBase):
     ) -> tuple[int, bool]:
         """Store a guest's message once per provider message id: (message_id, is_new). `text`
         is what may be kept: the redacted text when PII was found (then pii_redacted=True)."""
-        key = _key(external_id, "external_id")
+        key = external_key(external_id, "external_id")
         return self._record(
             casino_id,
             "inbound",
@@ -277,8 +269,8 @@ class ConversationStore(StoreBase):
     ) -> tuple[int, bool]:
         """Store a host message: (message_id, is_new). With `idempotency_key`, a retried turn
         that records the same reply again gets the first row back."""
-        key = _key(idempotency_key, "idempotency_key")
-        provider_id = _key(provider_message_id, "provider_message_id")
+        key = external_key(idempotency_key, "idempotency_key")
+        provider_id = external_key(provider_message_id, "provider_message_id")
         return self._record(
             casino_id,
             "outbound",
@@ -393,7 +385,7 @@ class ConversationStore(StoreBase):
     def find_outbound(self, casino_id: str, idempotency_key: str) -> StoredMessage | None:
         """The host message recorded under `idempotency_key`, if any: a retried turn finds
         the reply it already sent."""
-        key = _key(idempotency_key, "idempotency_key")
+        key = external_key(idempotency_key, "idempotency_key")
         with self._begin() as session:
             row = session.scalar(
                 select(MessageRow).where(

@@ -22,12 +22,33 @@ from collections.abc import Sequence
 
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
+from frontdesk.errors import FrontdeskError
+
 HASH_PREFIX = "hmac:"
 LOG_HASH_CHARS = 16
 E164 = re.compile(r"^\+[1-9]\d{6,14}$")
 # What a number looks like inside free text (audit details are scanned for it).
 E164_IN_TEXT = re.compile(r"\+[1-9]\d{6,14}")
 _HEX = re.compile(r"^[0-9a-f]+$")
+NANP_TEN_DIGITS = re.compile(r"^[2-9]\d{2}[2-9]\d{6}$")  # area code and number, no country
+
+
+class GuestNumberError(FrontdeskError):
+    """The guest is not a phone number."""
+
+
+def guest_number(user_id: str) -> str:
+    """A guest's id as E.164: "+18605550123" as is, "18605550123" with its "+", and ten US
+    digits "8605550123" as +1 (not as "+860…": `sms send --from 7025550301` once texted as a
+    +7 number)."""
+    if NANP_TEN_DIGITS.match(user_id):
+        user_id = f"1{user_id}"
+    number = user_id if user_id.startswith("+") else f"+{user_id}"
+    if not E164.match(number):
+        raise GuestNumberError(
+            f"the guest must be a phone number in E.164 form such as +18605550123, not {user_id!r}"
+        )
+    return number
 
 
 def _bytes(secret: str | bytes) -> bytes:

@@ -1,0 +1,1 @@
+"""Alembic's migrations of the casino host's schema (`storage/migrate.py` applies them)."""

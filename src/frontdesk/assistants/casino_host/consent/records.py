@@ -15,28 +15,28 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from frontdesk.assistants.casino_host import prompts
-from frontdesk.assistants.casino_host.channel.keywords import (
+from frontdesk.assistants.casino_host.consent.keywords import (
     Keyword,
     is_natural_opt_out,
     keyword_of,
 )
-from frontdesk.assistants.casino_host.channel.replies import (
+from frontdesk.assistants.casino_host.consent.replies import (
     KeywordDecision,
     keyword_decision,
     keyword_language,
 )
 from frontdesk.assistants.casino_host.content.models import Casino
+from frontdesk.assistants.casino_host.conversation import prompts
 from frontdesk.assistants.casino_host.profile import GuestProfile
-from frontdesk.assistants.casino_host.sms import split_sms
-from frontdesk.assistants.casino_host.storage import LoadedProfile, StaleProfile, Store
-from frontdesk.assistants.casino_host.turn_records import (
+from frontdesk.assistants.casino_host.records.turns import (
     SAVE_ATTEMPTS,
     Intake,
     reply_key,
     take_in,
     with_turn_context,
 )
+from frontdesk.assistants.casino_host.sms import split_sms
+from frontdesk.assistants.casino_host.storage import LoadedProfile, StaleProfile, Store
 
 CONSENT_SPEAKER = "consent"  # who answers a compliance keyword (in code, never the model)
 

@@ -7,7 +7,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from frontdesk.agentkit.streaming import message_text
-from frontdesk.assistants.casino_host.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 
 
 def guest_message(messages: list[BaseMessage]) -> HumanMessage | None:

@@ -25,11 +25,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from frontdesk.assistants.casino_host.extraction import SUPPORTED_PATHS, detect_language
+from frontdesk.assistants.casino_host.conversation.extraction import (
+    SUPPORTED_PATHS,
+    detect_language,
+)
 from frontdesk.assistants.casino_host.sms.gsm import fits_one_sms
 from frontdesk.assistants.casino_host.sms.persona import violations
 
-EVAL_DIR = Path(__file__).resolve().parent / "data" / "eval"
+EVAL_DIR = Path(__file__).resolve().parents[1] / "data" / "eval"
 DEV_CONVERSATIONS = EVAL_DIR / "conversations.jsonl"
 HELDOUT_CONVERSATIONS = EVAL_DIR / "conversations_heldout.jsonl"
 

@@ -19,11 +19,17 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
 
 from frontdesk.agentkit.graph import inline
-from frontdesk.assistants.casino_host import routing as r
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.nodes import agents, checks, gate, planning, reply
-from frontdesk.assistants.casino_host.nodes import understanding as u
-from frontdesk.assistants.casino_host.state import CasinoHostState
+from frontdesk.assistants.casino_host.conversation import routing as r
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.nodes import (
+    agents,
+    checks,
+    gate,
+    planning,
+    reply,
+)
+from frontdesk.assistants.casino_host.conversation.nodes import understanding as u
+from frontdesk.assistants.casino_host.conversation.state import CasinoHostState
 
 # Item 4. The longest turn: gate, router, handoff, planner, agent, validate, agent (retry),
 # validate, envelope or fallback: 9 steps; a specialist handing back to the host adds one and

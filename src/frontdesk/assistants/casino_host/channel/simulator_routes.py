@@ -25,7 +25,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from frontdesk.assistants.base import AssistantService, UnknownScope
+from frontdesk.assistants.base import UnknownScope
+from frontdesk.assistants.casino_host.channel.deps import ThisGateway
+from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.assistants.casino_host.channel.simulator import (
     SimulatorOff,
     require_simulator,
@@ -33,17 +35,16 @@ from frontdesk.assistants.casino_host.channel.simulator import (
     text_the_host,
 )
 from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
-from frontdesk.server.deps import service_for
+from frontdesk.assistants.casino_host.storage import Store
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import caller_of, require_assistant
 from frontdesk.server.schemas import error_responses
 
-WEB = Path(__file__).parent / "web"
+WEB = Path(__file__).resolve().parents[1] / "web"
 ASSETS = {"simulator.js": "text/javascript", "simulator.css": "text/css"}
 E164 = r"^\+[1-9]\d{7,14}$"
 
 router = APIRouter(prefix="/sms/simulator", tags=["sms simulator"])
-ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
 
 
 class TextIn(BaseModel):
@@ -60,27 +61,27 @@ class OutboundIn(TextIn):
     type: Literal["transactional", "informational", "marketing"]
 
 
-def _simulator(request: Request, service: ThisService) -> Any:
+def _simulator(request: Request, gateway: ThisGateway) -> SmsGateway:
     require_assistant(caller_of(request), "casino_host")
     try:
-        require_simulator(service.sms)
+        require_simulator(gateway)
     except SimulatorOff as exc:
         raise ApiError(404, str(exc)) from None
-    return service
+    return gateway
 
 
-Simulator = Annotated[Any, Depends(_simulator)]
+Simulator = Annotated[SmsGateway, Depends(_simulator)]
 
 
-def _check(service: Any, casino: str, at: datetime | None) -> datetime | None:
+def _check(gateway: SmsGateway, casino: str, at: datetime | None) -> datetime | None:
     """The casino, checked; `at` as an aware time (a time without an offset is the casino's
     own wall clock, as the page's clock jump sends it)."""
     try:
-        service.check_scope(casino)
+        gateway.check_casino(casino)
     except UnknownScope as exc:
         raise ApiError(404, str(exc)) from None
     if at is not None and at.tzinfo is None:
-        return at.replace(tzinfo=service.services.content.catalog(casino).casino.tz)
+        return at.replace(tzinfo=gateway.content.catalog(casino).casino.tz)
     return at
 
 
@@ -130,10 +131,10 @@ ERRORS = error_responses(
     summary="Text the host as a guest (simulator): what it would send back.",
     responses=ERRORS,
 )
-async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
-    at = _check(service, body.casino, body.at)
+async def text(body: TextIn, gateway: Simulator) -> dict[str, Any]:
+    at = _check(gateway, body.casino, body.at)
     with simulated_at(at):
-        outcome = await text_the_host(service.sms, body.casino, body.number, body.text)
+        outcome = await text_the_host(gateway, body.casino, body.number, body.text)
     if outcome.status != 200:
         raise ApiError(outcome.status, str(outcome.body.get("error") or "refused"))
     replies = outcome.body.get("replies") or []
@@ -145,7 +146,7 @@ async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
     return {
         "status": outcome.body.get("status"),
         "replies": [_sms(*reply) for reply in zip(replies, delays, ids, strict=False)],
-        "opted_in": not await service.sms.opted_out(body.casino, body.number),
+        "opted_in": not await gateway.opted_out(body.casino, body.number),
     }
 
 
@@ -154,11 +155,11 @@ async def text(body: TextIn, service: Simulator) -> dict[str, Any]:
     summary="Send an outbound SMS through the eligibility gate (simulator).",
     responses=ERRORS,
 )
-async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
+async def outbound(body: OutboundIn, gateway: Simulator) -> dict[str, Any]:
     from frontdesk.assistants.casino_host.channel.outbound import CarrierRiskTooHigh
 
-    now = _check(service, body.casino, body.at) or datetime.now(UTC)
-    sender = service.sms.outbound
+    now = _check(gateway, body.casino, body.at) or datetime.now(UTC)
+    sender = gateway.outbound
     try:
         report = await sender.send(body.casino, body.number, body.type, body.text,
                                    key=f"simulator:{uuid.uuid4()}", now=now)  # fmt: skip
@@ -174,15 +175,15 @@ async def outbound(body: OutboundIn, service: Simulator) -> dict[str, Any]:
     responses=ERRORS,
 )
 async def guest(
-    service: Simulator,
+    gateway: Simulator,
     casino: Annotated[str, Query(min_length=1, max_length=64)],
     number: Annotated[str, Query(pattern=E164)],
 ) -> dict[str, Any]:
-    _check(service, casino, None)
-    return await asyncio.to_thread(_guest_view, service.store, casino, number)
+    _check(gateway, casino, None)
+    return await asyncio.to_thread(_guest_view, gateway.store, casino, number)
 
 
-def _guest_view(store: Any, casino: str, number: str) -> dict[str, Any]:
+def _guest_view(store: Store, casino: str, number: str) -> dict[str, Any]:
     guest_uuid = store.find_guest(casino, number)
     if guest_uuid is None:
         return {"known": False, "consent": {}, "chain": None, "audit": [], "outbound": []}

@@ -12,16 +12,16 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from frontdesk.assistants.casino_host import prompts
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.escalation import FALLBACKS_BEFORE_ESCALATION
-from frontdesk.assistants.casino_host.nodes.common import (
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.escalation import FALLBACKS_BEFORE_ESCALATION
+from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     draft_of,
     guest_name,
     reply,
 )
-from frontdesk.assistants.casino_host.routing import FALLBACK, HOST_AGENT
+from frontdesk.assistants.casino_host.conversation.routing import FALLBACK, HOST_AGENT
 from frontdesk.assistants.casino_host.sms import shape_reply, split_sms
 
 

@@ -24,12 +24,16 @@ from frontdesk.agentkit.validation import (
     validation_outcome,
     validator_error_outcome,
 )
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.extraction import detect_language
-from frontdesk.assistants.casino_host.nodes.common import draft_of, guest_text
-from frontdesk.assistants.casino_host.prompts import LANGUAGE_NAMES
-from frontdesk.assistants.casino_host.routing import COMP_AGENT, DINING_AGENT, ENTERTAINMENT_AGENT
-from frontdesk.assistants.casino_host.verification import verify_offers
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.extraction import detect_language
+from frontdesk.assistants.casino_host.conversation.nodes.common import draft_of, guest_text
+from frontdesk.assistants.casino_host.conversation.prompts import LANGUAGE_NAMES
+from frontdesk.assistants.casino_host.conversation.routing import (
+    COMP_AGENT,
+    DINING_AGENT,
+    ENTERTAINMENT_AGENT,
+)
+from frontdesk.assistants.casino_host.conversation.verification import verify_offers
 
 logger = logging.getLogger(__name__)
 

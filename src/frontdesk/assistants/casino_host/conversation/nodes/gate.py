@@ -15,9 +15,9 @@ from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.assistants.casino_host.compliance import check
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.nodes.common import guest_message, reply
-from frontdesk.assistants.casino_host.routing import COMPLIANCE_GATE
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.nodes.common import guest_message, reply
+from frontdesk.assistants.casino_host.conversation.routing import COMPLIANCE_GATE
 
 
 def compliance_gate(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> dict[str, Any]:

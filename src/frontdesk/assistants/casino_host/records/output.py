@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from frontdesk.assistants.casino_host.profile import GuestProfile
+from frontdesk.assistants.casino_host.records.turns import Intake, Written
 from frontdesk.assistants.casino_host.sms import segments_needed
-from frontdesk.assistants.casino_host.turn_records import Intake, Written
 
 
 def profile_summary(profile: GuestProfile, now: Any) -> dict[str, Any]:

@@ -9,12 +9,16 @@ import asyncio
 import json
 import time
 import uuid
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from frontdesk.cli_common import fail, out, settings_for, with_service
+
+if TYPE_CHECKING:
+    from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 
 app = typer.Typer(help="The casino host's SMS channel and consent.", no_args_is_help=True)
 
@@ -24,7 +28,7 @@ GuestOpt = Annotated[str, typer.Option("--guest", help="The guest's number, +1NX
 
 def _number(value: str) -> str:
     """A guest's number in E.164, or exit 2 saying what is wrong with it."""
-    from frontdesk.assistants.casino_host.service import guest_number
+    from frontdesk.assistants.casino_host.storage.phone import guest_number
     from frontdesk.errors import FrontdeskError
 
     try:
@@ -118,7 +122,7 @@ def simulate(
     settings = settings_for("casino_host")
     try:
         result = asyncio.run(
-            with_service(settings, lambda s: _simulate(s, casino, number, text, when))
+            with_service(settings, lambda s: _simulate(_gateway(s), casino, number, text, when))
         )
     except SimulatorOff as exc:
         raise fail(str(exc), 2) from None
@@ -129,12 +133,11 @@ def simulate(
         raise typer.Exit(1)
 
 
-async def _simulate(service: Any, casino: str, number: str, text: str,
+async def _simulate(gateway: SmsGateway, casino: str, number: str, text: str,
                     when: datetime | None) -> dict[str, Any]:  # fmt: skip
     from frontdesk.assistants.casino_host.channel.simulator import simulated_at, text_the_host
 
-    service.check_scope(casino)
-    gateway = service.sms
+    gateway.check_casino(casino)
     gateway.human_delay = False  # the command prints what would be sent; it need not wait
     sent_before = len(getattr(gateway.provider, "outbox", []))
     with simulated_at(when):
@@ -178,12 +181,18 @@ def _kind(kind: str) -> str:
     return kind
 
 
-def _run(work: Any) -> Any:
+def _gateway(service: object) -> SmsGateway:
+    from frontdesk.assistants.casino_host.channel.deps import gateway_of
+
+    return gateway_of(service)
+
+
+def _run(work: Callable[[SmsGateway], Awaitable[dict[str, Any]]]) -> dict[str, Any]:
     from frontdesk.errors import FrontdeskError
 
     settings = settings_for("casino_host")
     try:
-        return asyncio.run(with_service(settings, work))
+        return asyncio.run(with_service(settings, lambda service: work(_gateway(service))))
     except (FrontdeskError, LookupError, ValueError) as exc:
         raise fail(str(exc), 1) from None
 
@@ -203,12 +212,12 @@ def outbound(
     number = _number(to)
     when, kind = _when(at), _kind(kind)
 
-    async def work(service: Any) -> dict[str, Any]:
+    async def work(gateway: SmsGateway) -> dict[str, Any]:
         from frontdesk.assistants.casino_host.channel.outbound import CarrierRiskTooHigh
 
-        service.check_scope(casino)
+        gateway.check_casino(casino)
         now = when or datetime.now(UTC)
-        sender = service.sms.outbound
+        sender = gateway.outbound
         try:
             report = await sender.send(casino, number, kind, text, key=f"cli:{uuid.uuid4()}",
                                        now=now)  # fmt: skip
@@ -243,10 +252,10 @@ def campaign(
     when, kind = _when(at), _kind(kind)
     name = campaign_id or f"campaign-{uuid.uuid4().hex[:12]}"
 
-    async def work(service: Any) -> dict[str, Any]:
-        service.check_scope(casino)
+    async def work(gateway: SmsGateway) -> dict[str, Any]:
+        gateway.check_casino(casino)
         now = when or datetime.now(UTC)
-        sender = service.sms.outbound
+        sender = gateway.outbound
         sent, skipped = [], []
         for number in numbers:
             if dry_run:
@@ -273,10 +282,10 @@ def retry_queue(
     """The outbound messages waiting (queued, being sent, retrying) and the dead letters; with
     --run, send the due ones first."""
 
-    async def work(service: Any) -> dict[str, Any]:
-        service.check_scope(casino)
-        reports = await service.sms.outbound.send_due(casino, datetime.now(UTC)) if run else []
-        store = service.store
+    async def work(gateway: SmsGateway) -> dict[str, Any]:
+        gateway.check_casino(casino)
+        reports = await gateway.outbound.send_due(casino, datetime.now(UTC)) if run else []
+        store = gateway.store
         waiting = await asyncio.to_thread(store.outbound_for, casino,
                                           statuses=("queued", "sending"))  # fmt: skip
         dead = await asyncio.to_thread(store.outbound_for, casino, statuses=("dead",))
@@ -296,9 +305,9 @@ def inbox(casino: CasinoOpt, guest: GuestOpt) -> None:
 
     number = _number(guest)
 
-    async def work(service: Any) -> dict[str, Any]:
-        service.check_scope(casino)
-        store = service.store
+    async def work(gateway: SmsGateway) -> dict[str, Any]:
+        gateway.check_casino(casino)
+        store = gateway.store
         guest_uuid = await asyncio.to_thread(store.find_guest, casino, number)
         if guest_uuid is None:
             raise ValueError(f"no guest with that number at casino '{casino}'")

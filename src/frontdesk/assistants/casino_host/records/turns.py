@@ -20,6 +20,7 @@ from datetime import datetime
 from typing import Any
 
 from frontdesk.assistants.casino_host.compliance import scan_pii
+from frontdesk.assistants.casino_host.conversation.windowing import is_summary
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory, advance_phase
 from frontdesk.assistants.casino_host.profile.signals import is_substantive, rapport_score
 from frontdesk.assistants.casino_host.storage import (
@@ -29,7 +30,6 @@ from frontdesk.assistants.casino_host.storage import (
     Store,
     StoredMessage,
 )
-from frontdesk.assistants.casino_host.windowing import is_summary
 
 logger = logging.getLogger(__name__)
 

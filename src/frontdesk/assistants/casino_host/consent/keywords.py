@@ -99,3 +99,15 @@ def keyword_of(text: str) -> Keyword | None:
 def is_natural_opt_out(text: str) -> bool:
     """An opt-out in words rather than the bare keyword (it gets the seed's own reply)."""
     return normalise(text) not in STOP_WORDS and keyword_of(text) is Keyword.STOP
+
+
+LIMIT_EXEMPT = frozenset({Keyword.STOP, Keyword.HELP, Keyword.START})
+
+
+def opts_out(text: str) -> bool:
+    return keyword_of(text) is Keyword.STOP or is_natural_opt_out(text)
+
+
+def exempt_from_limits(text: str) -> bool:
+    """STOP, HELP and START are answered however many messages came before (T14)."""
+    return keyword_of(text) in LIMIT_EXEMPT or is_natural_opt_out(text)

@@ -15,29 +15,29 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from frontdesk.assistants.casino_host import prompts
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.escalation import (
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.escalation import (
     UNCLEAR_BEFORE_ESCALATION,
     UNCLEAR_BEFORE_MENU,
     escalation_trigger,
 )
-from frontdesk.assistants.casino_host.extraction import detect_language, extract
-from frontdesk.assistants.casino_host.nodes.common import (
+from frontdesk.assistants.casino_host.conversation.extraction import detect_language, extract
+from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     guest_name,
     guest_text,
     guest_texts,
     reply,
 )
-from frontdesk.assistants.casino_host.routing import (
+from frontdesk.assistants.casino_host.conversation.routing import (
     GREETING,
     HOST_AGENT,
     MIN_ROUTER_CONFIDENCE,
     OFF_TOPIC,
     agent_named,
 )
-from frontdesk.assistants.casino_host.windowing import window_updates
+from frontdesk.assistants.casino_host.conversation.windowing import window_updates
 
 logger = logging.getLogger(__name__)
 

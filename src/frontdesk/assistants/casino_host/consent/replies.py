@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from frontdesk.assistants.casino_host.channel.keywords import (
+from frontdesk.assistants.casino_host.consent.keywords import (
     ALL_WORDS,
     SPANISH_WORDS,
     Keyword,

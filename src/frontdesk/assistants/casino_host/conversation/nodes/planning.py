@@ -16,10 +16,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.nodes.common import guest_text
-from frontdesk.assistants.casino_host.profile import PROMPT_THRESHOLD, plan_next
-from frontdesk.assistants.casino_host.routing import (
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.nodes.common import guest_text
+from frontdesk.assistants.casino_host.conversation.routing import (
     COMP_AGENT,
     DINING_AGENT,
     ENTERTAINMENT_AGENT,
@@ -27,6 +26,7 @@ from frontdesk.assistants.casino_host.routing import (
     WHISPER_PLANNER,
     agent_named,
 )
+from frontdesk.assistants.casino_host.profile import PROMPT_THRESHOLD, plan_next
 
 logger = logging.getLogger(__name__)
 

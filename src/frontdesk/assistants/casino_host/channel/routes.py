@@ -8,19 +8,15 @@ because the signature covers the exact bytes.
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
-from frontdesk.assistants.base import AssistantService
-from frontdesk.assistants.casino_host.simulator_api import router as simulator_router
-from frontdesk.server.deps import service_for
+from frontdesk.assistants.casino_host.channel.deps import ThisGateway
+from frontdesk.assistants.casino_host.channel.simulator_routes import router as simulator_router
 from frontdesk.server.schemas import error_responses
 
 router = APIRouter(tags=["sms"])
 router.include_router(simulator_router)
-ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
 
 
 @router.post(
@@ -41,9 +37,9 @@ ThisService = Annotated[AssistantService, Depends(service_for("casino_host"))]
         ),
     },
 )
-async def sms_inbound(provider: str, request: Request, service: ThisService) -> JSONResponse:
+async def sms_inbound(provider: str, request: Request, gateway: ThisGateway) -> JSONResponse:
     raw = await request.body()
-    outcome = await service.sms.handle(provider, str(request.url), dict(request.headers), raw)
+    outcome = await gateway.handle(provider, str(request.url), dict(request.headers), raw)
     return JSONResponse(outcome.body, status_code=outcome.status)
 
 
@@ -65,9 +61,7 @@ async def sms_inbound(provider: str, request: Request, service: ThisService) -> 
         ),
     },
 )
-async def sms_status(provider: str, request: Request, service: ThisService) -> JSONResponse:
+async def sms_status(provider: str, request: Request, gateway: ThisGateway) -> JSONResponse:
     raw = await request.body()
-    outcome = await service.sms.handle_receipt(
-        provider, str(request.url), dict(request.headers), raw
-    )
+    outcome = await gateway.handle_receipt(provider, str(request.url), dict(request.headers), raw)
     return JSONResponse(outcome.body, status_code=outcome.status)

@@ -17,7 +17,7 @@ from typing import Any
 from frontdesk.assistants.casino_host.content import SearchHit, Venue
 from frontdesk.assistants.casino_host.content.documents import day_text, moment_text
 from frontdesk.assistants.casino_host.content.hours import clock_text
-from frontdesk.assistants.casino_host.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.assistants.casino_host.profile import decide_incentive
 
 # Characters of one item's text an agent reads (a venue's hours, price and description fit).

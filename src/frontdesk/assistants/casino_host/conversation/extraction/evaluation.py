@@ -18,7 +18,7 @@ from typing import Any
 from .extractor import extract
 from .fields import COMPANIONS, Extracted
 
-EVAL_DIR = Path(__file__).resolve().parent.parent / "data" / "eval"
+EVAL_DIR = Path(__file__).resolve().parents[2] / "data" / "eval"
 DEV_SET = EVAL_DIR / "extraction.jsonl"
 HELDOUT_SET = EVAL_DIR / "extraction_heldout.jsonl"
 

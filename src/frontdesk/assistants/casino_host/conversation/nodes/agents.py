@@ -22,12 +22,16 @@ from langgraph.types import Command
 
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.agentkit.validation import without_restated_question
-from frontdesk.assistants.casino_host import prompts, tools
-from frontdesk.assistants.casino_host.composed import composed_reply
-from frontdesk.assistants.casino_host.context import CasinoHostContext
-from frontdesk.assistants.casino_host.nodes.common import casino_values, guest_text, reply
-from frontdesk.assistants.casino_host.nodes.understanding import with_opening
-from frontdesk.assistants.casino_host.routing import (
+from frontdesk.assistants.casino_host.conversation import prompts, tools
+from frontdesk.assistants.casino_host.conversation.composed import composed_reply
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.nodes.common import (
+    casino_values,
+    guest_text,
+    reply,
+)
+from frontdesk.assistants.casino_host.conversation.nodes.understanding import with_opening
+from frontdesk.assistants.casino_host.conversation.routing import (
     COMP_AGENT,
     DINING_AGENT,
     ENTERTAINMENT_AGENT,

@@ -37,7 +37,7 @@ def _isolated(settings: Settings, folder: Path) -> Settings:
 
 async def run_conversations(settings: Settings, models: Models, dataset: Path) -> SuiteResult:
     from frontdesk.assistants.casino_host.build import build_service
-    from frontdesk.assistants.casino_host.conversation_eval import (
+    from frontdesk.assistants.casino_host.evaluation.conversations import (
         compliance_failed,
         load_conversations,
         score_conversation,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from frontdesk.assistants.casino_host.tools import ALL_DAY, Facts
+from frontdesk.assistants.casino_host.conversation.tools import ALL_DAY, Facts
 
 _FIRST_SENTENCE = re.compile(r"^(?:(?:Type|Answer): )?[^.]+\.")
 # How the content's texts label a fact ("Type: comedy.", "Answer: Check-in is at 3 PM.").
