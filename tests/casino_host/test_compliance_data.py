@@ -21,6 +21,10 @@ from frontdesk.guardrails.normalize import normalize_text
 # The held-out set was written before any pattern and is never tuned on (data/eval/README.md).
 # Pinning its hash makes an edit a deliberate, visible act.
 HELDOUT_SHA256 = "d6a4a090ef5837e288659e0993f41956ba45b8c49cbff2e245682855ff5f3b12"
+# Written apart (issue 33) by someone who saw neither the patterns nor the learned layer's
+# training rows, before that layer was trained; never tuned on.
+WRITTEN_APART_FILE = HELDOUT_EVAL_FILE.with_name("guardrails_written_apart.jsonl")
+WRITTEN_APART_SHA256 = "ac35b3ceed61c736d5c225c874a260d044a7d363ec035ddd54935cabc8126921"
 
 
 @pytest.fixture(scope="module")
@@ -33,12 +37,22 @@ def heldout():
     return load_rows(HELDOUT_EVAL_FILE)
 
 
-def test_heldout_file_is_unchanged():
-    assert hashlib.sha256(HELDOUT_EVAL_FILE.read_bytes()).hexdigest() == HELDOUT_SHA256
+@pytest.fixture(scope="module")
+def written_apart():
+    return load_rows(WRITTEN_APART_FILE)
 
 
 @pytest.mark.parametrize(
-    ("name", "minimum_rows", "minimum_benign"), [("shipped", 300, 150), ("heldout", 100, 50)]
+    ("path", "digest"),
+    [(HELDOUT_EVAL_FILE, HELDOUT_SHA256), (WRITTEN_APART_FILE, WRITTEN_APART_SHA256)],
+)
+def test_heldout_files_are_unchanged(path, digest):
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
+
+
+@pytest.mark.parametrize(
+    ("name", "minimum_rows", "minimum_benign"),
+    [("shipped", 300, 150), ("heldout", 100, 50), ("written_apart", 400, 200)],
 )
 def test_sets_are_large_enough_and_cover_every_label(request, name, minimum_rows, minimum_benign):
     rows = request.getfixturevalue(name)
@@ -49,7 +63,7 @@ def test_sets_are_large_enough_and_cover_every_label(request, name, minimum_rows
     assert len({row["text"] for row in rows}) == len(rows)
 
 
-@pytest.mark.parametrize("name", ["shipped", "heldout"])
+@pytest.mark.parametrize("name", ["shipped", "heldout", "written_apart"])
 def test_sets_are_bilingual(request, name):
     rows = request.getfixturevalue(name)
     languages = Counter(cue_language(normalize_text(row["text"])) for row in rows)
@@ -57,8 +71,10 @@ def test_sets_are_bilingual(request, name):
     assert languages["en"] >= 0.5 * len(rows)
 
 
-def test_heldout_shares_no_message_with_the_shipped_set(shipped, heldout):
-    assert not {r["text"].lower() for r in shipped} & {r["text"].lower() for r in heldout}
+def test_heldout_shares_no_message_with_the_shipped_set(shipped, heldout, written_apart):
+    shipped_texts = {r["text"].lower() for r in shipped}
+    assert not shipped_texts & {r["text"].lower() for r in heldout}
+    assert not shipped_texts & {r["text"].lower() for r in written_apart}
 
 
 def test_shipped_set_holds_the_named_guest_messages(shipped):
