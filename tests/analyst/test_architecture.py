@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests import layering
 
 from frontdesk.assistants import analyst
-from tests import layering
 
 ROOT = Path(analyst.__file__).parent
 PACKAGE = analyst.__name__

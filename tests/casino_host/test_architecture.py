@@ -13,9 +13,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from tests import layering
 
 from frontdesk.assistants import casino_host
-from tests import layering
 
 ROOT = Path(casino_host.__file__).parent
 PACKAGE = casino_host.__name__

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 DATA_DIR = Path(__file__).parent / "data"
 # What the learned layer trains on, in this order (the order fixes the weights bit for bit).
@@ -77,7 +79,18 @@ def trainable(row: LabelledRow) -> bool:
     return row.label != "unsafe" and row.source not in EMBEDDED_ONLY_SOURCES
 
 
-def rows_digest(rows: list[LabelledRow]) -> str:
+class TextLabelSource(Protocol):
+    """Any labelled row (`LabelledRow`, `multilabel.LabelledText`): what a digest covers."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+
+
+def rows_digest(rows: Sequence[TextLabelSource]) -> str:
     """Identifies a training set: weights trained on other rows are stale."""
     payload = json.dumps([(r.text, r.label, r.source) for r in rows], ensure_ascii=False)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 from langchain_core.embeddings import Embeddings
@@ -65,19 +65,32 @@ def vector_space_id(embeddings: Embeddings) -> str | None:
     return None
 
 
-def weights_file(directory: Path, space: str) -> Path:
-    return directory / f"injection-guard-{space}.npz"
+def weights_file(directory: Path, space: str, name: str = "injection-guard") -> Path:
+    """Where weights called `name` for vector space `space` live under `directory`
+    (`name` keeps other learned classifiers, such as `multilabel.py`'s, apart from the guard's)."""
+    return directory / f"{name}-{space}.npz"
 
 
-def _current(path: Path, space: str, digest: str) -> LearnedDetector | None:
+class SavedWeights(Protocol):
+    def is_current(self, embeddings_id: str, data_digest: str) -> bool: ...
+
+
+Saved = TypeVar("Saved", bound=SavedWeights)
+
+
+def current_weights(
+    path: Path, space: str, digest: str, load: Callable[[Path], Saved]
+) -> Saved | None:
+    """The weights at `path` if readable and current for this space and data, else None: a
+    missing, unreadable or stale file means "train again", never an error at load time."""
     if not path.is_file():
         return None
     try:
-        detector = LearnedDetector.load(path)
+        saved = load(path)
     except (OSError, ValueError, KeyError) as error:
         logger.warning("ignoring unreadable guard weights %s (%s)", path, error)
         return None
-    return detector if detector.is_current(space, digest) else None
+    return saved if saved.is_current(space, digest) else None
 
 
 def train_for(
@@ -115,7 +128,7 @@ def load_or_train(
     digest = rows_digest([row for row in training_rows() if trainable(row)])
     local = weights_file(data_dir / "guard", space)
     for path in (weights_file(shipped_dir, space), local):
-        detector = _current(path, space, digest)
+        detector = current_weights(path, space, digest, LearnedDetector.load)
         if detector is not None:
             return detector, None
     if auto_train is None:
