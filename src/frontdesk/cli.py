@@ -64,11 +64,15 @@ def serve(
     settings = settings.model_copy(update=updates)
     setup_logging(settings)
     from frontdesk.server.app import serve as run_server
+    from frontdesk.server.startup_checks import InsecureSettings
 
     console.print(
         f"Serving [bold]{settings.assistant}[/] at http://{settings.host}:{settings.port}"
     )
-    run_server(settings)
+    try:
+        run_server(settings)
+    except InsecureSettings as exc:
+        raise fail(str(exc), 1) from None
 
 
 @app.command()

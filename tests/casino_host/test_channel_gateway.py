@@ -346,6 +346,24 @@ async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_wor
     assert (await post(gateway, simulator_request(new_phone(), "Hi")))[1]["status"] == "processed"
 
 
+async def test_keywords_have_a_window_of_their_own(gateway):
+    """STOP/START flips one number's consent; past 20 a minute they are held like any text."""
+    phone = new_phone()
+    for i in range(20):
+        status, body = await post(gateway, simulator_request(phone, ("STOP", "START")[i % 2]))
+        assert (status, body["status"]) == (200, "processed")
+    guest = gateway.store.find_guest("mohegan_sun", phone)
+    chain = gateway.store.verify_consent_chain("mohegan_sun", guest).chain_length
+    assert await post(gateway, simulator_request(phone, "STOP")) == (
+        200,
+        {"status": "rate_limited"},
+    )
+    assert gateway.store.verify_consent_chain("mohegan_sun", guest).chain_length == chain
+    [limited] = gateway.store.audit_entries("mohegan_sun", event="sms_rate_limited",
+                                            guest_uuid=guest)  # fmt: skip
+    assert limited.details["window"] == "keyword"
+
+
 def receipt_request(provider_message_id: str, status: str):
     body = json.dumps(
         {"message_id": provider_message_id, "from": CASINO_NUMBER, "status": status}

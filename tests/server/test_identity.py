@@ -119,7 +119,11 @@ async def test_forged_and_expired_cookies_and_unknown_keys_are_401(
 
 
 async def test_required_mode_refuses_callers_without_credentials(settings, service):
+    # Required mode as a production server runs it: no demo sign-in, the casino host's own
+    # pepper (the server refuses to start otherwise: test_startup_checks.py).
     settings.auth_mode = "required"
+    settings.demo_sign_in = False
+    settings.plugin_settings = {"casino_host": {"phone_pepper": "a-pepper-of-this-deployment"}}
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

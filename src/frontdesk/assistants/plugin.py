@@ -93,6 +93,10 @@ class AssistantPlugin:
     # (settings) -> the people a demo sign-in may act as: [{"id", "label"}]. Empty: the
     # assistant acts for nobody in particular.
     demo_users: Callable[[Settings], list[dict[str, str]]] | None = None
+    # (settings) -> what in this assistant's settings is a public development value or missing,
+    # each naming its variable: with FRONTDESK_AUTH_MODE=required the server refuses to start
+    # while anything is listed (`server/startup_checks.py`).
+    insecure_settings: Callable[[Settings], list[str]] | None = None
 
     def public(self) -> dict[str, Any]:
         """What the web UI and `GET /assistants` show about it."""

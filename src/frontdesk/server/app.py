@@ -53,6 +53,7 @@ from frontdesk.server.schemas import (
     read_chat_request,
     turn_responses,
 )
+from frontdesk.server.startup_checks import refuse_insecure_start
 from frontdesk.server.streaming import chat_sse_stream, sse_message
 from frontdesk.server.tickets import router as tickets_router
 from frontdesk.server.turns import RunningTurns, plan_turn
@@ -116,6 +117,7 @@ def create_app(
     app.state.services = {}
     app.state.load_error = None
     app.state.plugins = {plugin.name: plugin for plugin in served_plugins(settings)}
+    refuse_insecure_start(settings, app.state.plugins.values())
     app.state.identity = Identity(settings)
     app.state.turns = RunningTurns()
     install_error_handlers(app)

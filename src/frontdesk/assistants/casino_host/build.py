@@ -34,8 +34,9 @@ from frontdesk.assistants.casino_host.conversation.graph import build_graph
 from frontdesk.assistants.casino_host.conversation.nodes.understanding import model_route
 from frontdesk.assistants.casino_host.conversation.router_keywords import router_keywords
 from frontdesk.assistants.casino_host.service import NAME, CasinoHostService
-from frontdesk.assistants.casino_host.settings import CasinoHostSettings
+from frontdesk.assistants.casino_host.settings import DEV_SIMULATOR_KEY, CasinoHostSettings
 from frontdesk.assistants.casino_host.storage import StorageError, Store
+from frontdesk.assistants.casino_host.storage.settings import CasinoHostStorageSettings
 from frontdesk.config import Settings
 from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
@@ -186,7 +187,8 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         settings=host,
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
-    service.sms = build_gateway(service, host, provider)
+    service.sms = build_gateway(service, host, provider,
+                                simulator=host.simulator_on(settings.auth_mode))  # fmt: skip
     sender = asyncio.create_task(send_due_forever(service.sms.outbound, lambda: service.clock()))
     resources.callback(sender.cancel)
     resources.push_async_callback(finish_sending, service.sms)  # runs first on close
@@ -194,10 +196,15 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
 
 
 def build_gateway(
-    service: CasinoHostService, host: CasinoHostSettings, provider: SMSProvider
+    service: CasinoHostService,
+    host: CasinoHostSettings,
+    provider: SMSProvider,
+    *,
+    simulator: bool = True,
 ) -> SmsGateway:
     """The SMS channel of this service: inbound webhooks, the outbound queue's sender and the
-    rate limits, sending through `provider` (the simulator also reports each delivery)."""
+    rate limits, sending through `provider` (the simulator also reports each delivery).
+    `simulator`: whether the phone simulator exists (its webhook takes no key otherwise)."""
     key = host.sms_telnyx_public_key
     limiter = RateLimiter.from_url(host.sms_redis_url)
     outbound = OutboundSender(service.store, service.services.content, provider,
@@ -207,12 +214,13 @@ def build_gateway(
         provider,
         outbound,
         WebhookSecrets(
-            simulator_keys=tuple(host.sms_simulator_keys),
+            simulator_keys=tuple(host.sms_simulator_keys) if simulator else (),
             twilio_auth_token=host.sms_twilio_auth_token,
             telnyx_public_key=telnyx_public_key(key) if key else None,
         ),
         limiter=limiter,
         human_delay=host.sms_human_delay,
+        audit_casino=host.default_casino,
     )
     if isinstance(provider, SimulatorProvider) and gateway.secrets.simulator_keys:
         provider.on_sent = gateway.report_simulated_delivery
@@ -232,6 +240,44 @@ async def sweep_forever(store: Store, content: CasinoContent) -> None:
                 await asyncio.to_thread(sweep_escalations, store, casino_id, datetime.now(UTC))
             except Exception:
                 logger.exception("escalation sweep failed for %s", casino_id)
+
+
+def insecure_settings(settings: Settings) -> list[str]:
+    """What would leave the casino host unprotected with FRONTDESK_AUTH_MODE=required: a public
+    development secret, or a provider whose webhooks could not be verified."""
+    host = CasinoHostSettings.of(settings)
+    problems = []
+    if CasinoHostStorageSettings.of(settings).uses_development_pepper:
+        problems.append(
+            "FRONTDESK_CASINO_HOST_PHONE_PEPPER is the public development pepper: set a random "
+            "secret (once per deployment: changing it later orphans the phone index)"
+        )
+    if host.simulator_on(settings.auth_mode) and DEV_SIMULATOR_KEY in host.sms_simulator_keys:
+        problems.append(
+            "FRONTDESK_CASINO_HOST_SMS_SIMULATOR_KEYS holds the public development key while the "
+            "phone simulator is on: set your own key, or FRONTDESK_CASINO_HOST_SMS_SIMULATOR_"
+            "ENABLED=false"
+        )
+    for name in dict.fromkeys(filter(None, (host.sms_provider, host.sms_secondary_provider))):
+        problems += [
+            f"{variable} is not set, and the SMS provider is {name}"
+            for variable, value in PROVIDER_SECRETS.get(name, {}).items()
+            if not value(host)
+        ]
+    return problems
+
+
+# The variables each provider needs to send and to have its webhooks verified.
+PROVIDER_SECRETS: dict[str, dict[str, Callable[[CasinoHostSettings], object]]] = {
+    "twilio": {
+        "FRONTDESK_CASINO_HOST_SMS_TWILIO_ACCOUNT_SID": lambda h: h.sms_twilio_account_sid,
+        "FRONTDESK_CASINO_HOST_SMS_TWILIO_AUTH_TOKEN": lambda h: h.sms_twilio_auth_token,
+    },
+    "telnyx": {
+        "FRONTDESK_CASINO_HOST_SMS_TELNYX_API_KEY": lambda h: h.sms_telnyx_api_key,
+        "FRONTDESK_CASINO_HOST_SMS_TELNYX_PUBLIC_KEY": lambda h: h.sms_telnyx_public_key,
+    },
+}
 
 
 def sms_provider(host: CasinoHostSettings) -> SMSProvider:

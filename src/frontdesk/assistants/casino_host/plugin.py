@@ -70,4 +70,5 @@ PLUGIN = AssistantPlugin(
     cli=cli,
     commands={"sms": sms_cli},
     demo_users=lazy("frontdesk.assistants.casino_host.build:demo_guests"),
+    insecure_settings=lazy("frontdesk.assistants.casino_host.build:insecure_settings"),
 )

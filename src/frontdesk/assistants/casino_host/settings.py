@@ -36,6 +36,10 @@ class CasinoHostSettings(AssistantSettings):
     # Issue 19, the SMS channel. The simulator's signing keys: the primary, then the secondary
     # while a rotation is under way (the default is public: development only).
     sms_simulator_keys: list[str] = Field(default_factory=lambda: [DEV_SIMULATOR_KEY])
+    # The phone simulator (its webhook, page and routes) exists only in development: unset, it
+    # is on when the simulator sends and FRONTDESK_AUTH_MODE=open; true or false decides.
+    # With FRONTDESK_AUTH_MODE=required it never takes the public development key.
+    sms_simulator_enabled: bool | None = None
     # Twilio's auth token and Telnyx's public key (base64), for their webhook signatures; a
     # provider without its secret has its webhooks refused (401).
     sms_twilio_auth_token: str | None = None
@@ -55,3 +59,9 @@ class CasinoHostSettings(AssistantSettings):
     # Item 40: the inbound rate limits' shared windows (redis://127.0.0.1:6379/0); unset, each
     # process counts its own.
     sms_redis_url: str | None = None
+
+    def simulator_on(self, auth_mode: str) -> bool:
+        """Whether the phone simulator exists in this set-up (see `sms_simulator_enabled`)."""
+        if self.sms_simulator_enabled is not None:
+            return self.sms_simulator_enabled
+        return self.sms_provider == "simulator" and auth_mode == "open"

@@ -27,22 +27,19 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from frontdesk.assistants.base import UnknownScope
-from frontdesk.assistants.casino_host.channel.inbound import (
-    PROVIDERS,
-    BadWebhook,
-    InboundSms,
-    parse_inbound,
+from frontdesk.assistants.casino_host.channel.acceptance import (
+    Webhook,
+    WebhookOutcome,
+    accept,
+    casino_of,
 )
+from frontdesk.assistants.casino_host.channel.inbound import InboundSms, parse_inbound
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.port import HostTurn, HostUnavailable
 from frontdesk.assistants.casino_host.channel.providers import SentSms, SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter, RateVerdict
 from frontdesk.assistants.casino_host.channel.receipts import parse_receipt
-from frontdesk.assistants.casino_host.channel.signatures import (
-    SignatureError,
-    WebhookSecrets,
-    verify_webhook,
-)
+from frontdesk.assistants.casino_host.channel.signatures import WebhookSecrets
 from frontdesk.assistants.casino_host.channel.simulator import (
     DELIVERY_REPORT_AFTER_S,
     SIMULATED_NOW,
@@ -86,12 +83,6 @@ class TurnReply:
 Settled = tuple[list[tuple[OutboundMessage, float]], list[float]]
 
 
-@dataclass(frozen=True)
-class WebhookOutcome:
-    status: int
-    body: dict[str, Any]
-
-
 @dataclass
 class SmsGateway:
     host: HostTurn  # who answers the guest (the casino host's service)
@@ -103,6 +94,8 @@ class SmsGateway:
     human_delay: bool = True
     rng: random.Random = field(default_factory=random.Random)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep  # tests hold a reply back
+    # Where a refused webhook that names no casino is audited (the host's default casino).
+    audit_casino: str | None = None
     _sending: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
@@ -122,13 +115,17 @@ class SmsGateway:
     async def handle(
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
-        accepted = self._accept(provider, url, headers, raw, parse_inbound,
-                                lambda sms: (sms.recipient, "receiving"))  # fmt: skip
+        accepted = await self._accept(Webhook(provider, url, headers, raw), parse_inbound,
+                                      lambda sms: (sms.recipient, "receiving", sms.sender))  # fmt: skip
         if isinstance(accepted, WebhookOutcome):
             return accepted
         sms, casino_id = accepted
         claim: DeliveryClaim | None = None
-        if exempt_from_limits(sms.text):
+        keyword = exempt_from_limits(sms.text)
+        verdict = (
+            await self._rate_limit(casino_id, sms.sender, keyword=keyword) if keyword else None
+        )
+        if verdict is not None and verdict.allowed:
             # STOP, HELP, START: claimed in the keyword's own transaction, so that its claim,
             # intake, consent write and reply are one commit (the keyword path's speed).
             claim = DeliveryClaim(lambda: self.store.claim_webhook(casino_id, sms.key).claimed)
@@ -139,7 +136,7 @@ class SmsGateway:
                 return WebhookOutcome(503, {"error": "storage unavailable; retry"})
             if not taken.claimed:
                 return WebhookOutcome(200, {"status": "duplicate"})
-            verdict = await self._rate_limit(casino_id, sms.sender)
+            verdict = verdict or await self._rate_limit(casino_id, sms.sender, keyword=False)
             if not verdict.allowed:
                 # T14: no reply, and a 200 so that the provider does not send it again. The
                 # audit log keeps that it came (de-identified), so it is not silently lost.
@@ -183,8 +180,8 @@ class SmsGateway:
         self, provider: str, url: str, headers: Mapping[str, str], raw: bytes
     ) -> WebhookOutcome:
         """A provider's delivery report (T16): signed like its inbound webhooks."""
-        accepted = self._accept(provider, url, headers, raw, parse_receipt,
-                                lambda report: (report.sender, "sending"))  # fmt: skip
+        accepted = await self._accept(Webhook(provider, url, headers, raw), parse_receipt,
+                                      lambda report: (report.sender, "sending", ""))  # fmt: skip
         if isinstance(accepted, WebhookOutcome):
             return accepted
         report, casino_id = accepted
@@ -226,17 +223,15 @@ class SmsGateway:
         except StorageError:
             logger.error("sms rate limited: the audit row could not be written")
 
-    async def _rate_limit(self, casino_id: str, sender: str) -> RateVerdict:
-        guest = self.store.phone_hash(casino_id, sender)  # no number in Redis
-        windows = [("guest", f"{casino_id}:{guest}"), ("casino", casino_id), ("global", "all")]
+    async def _rate_limit(self, casino_id: str, sender: str, *, keyword: bool) -> RateVerdict:
+        guest = f"{casino_id}:{self.store.phone_hash(casino_id, sender)}"  # no number in Redis
+        if keyword:
+            return await self.limiter.ahit([("keyword", guest)])
+        windows = [("guest", guest), ("casino", casino_id), ("global", "all")]
         return await self.limiter.ahit(windows)
 
     def casino_of(self, number: str) -> str | None:
-        content = self.content
-        for casino_id in content.casino_ids:
-            if content.catalog(casino_id).casino.sms_number == number:
-                return casino_id
-        return None
+        return casino_of(self.content, number)
 
     async def drain(self) -> None:
         """Wait for the replies still being sent, and the simulator's delivery reports (tests,
@@ -246,27 +241,11 @@ class SmsGateway:
 
     # -- steps -------------------------------------------------------------------------------
 
-    def _accept(self, provider: str, url: str, headers: Mapping[str, str], raw: bytes,
-                parse: Callable[[str, bytes], T],
-                casino_number: Callable[[T], tuple[str, str]]) -> tuple[T, str] | WebhookOutcome:  # fmt: skip
-        """The provider's webhook, signature checked and body parsed, with the casino of the
-        number it names (`casino_number`: that number, and which side it is); else its
-        refusal."""
-        if provider not in PROVIDERS:
-            return WebhookOutcome(404, {"error": f"unknown SMS provider '{provider[:20]}'"})
-        try:
-            verify_webhook(self.secrets, provider, url, headers, raw, now=self.clock())
-            parsed = parse(provider, raw)
-        except SignatureError as exc:
-            logger.warning("sms webhook refused (%s): %s", provider, exc.reason)
-            return WebhookOutcome(exc.status, {"error": exc.reason})
-        except BadWebhook as exc:
-            return WebhookOutcome(400, {"error": str(exc)})
-        number, side = casino_number(parsed)
-        casino_id = self.casino_of(number)
-        if casino_id is None:
-            return WebhookOutcome(404, {"error": f"no casino texts from the {side} number"})
-        return parsed, casino_id
+    async def _accept(self, webhook: Webhook, parse: Callable[[str, bytes], T],
+                      numbers: Callable[[T], tuple[str, str, str]]) -> tuple[T, str] | WebhookOutcome:  # fmt: skip
+        return await accept(webhook, secrets=self.secrets, content=self.content,
+                            store=self.store, now=self.clock(), parse=parse, numbers=numbers,
+                            audit_casino=self.audit_casino or self.content.casino_ids[0])  # fmt: skip
 
     async def _answer(self, casino_id: str, sms: InboundSms, now: datetime,
                       claim: DeliveryClaim | None) -> tuple[TurnReply, list[Settled]]:  # fmt: skip

@@ -2,7 +2,7 @@
 
 Inbound: 60 s windows per guest (10), per casino (100) and over every casino (1,000). A message
 over any of them gets no reply and HTTP 200 (the provider must not retry it); STOP, HELP and
-START are never limited. Outbound: each sending number sends at most 1 SMS a second, and a
+START are never held back by them, only by a window of their own (20 a minute per guest). Outbound: each sending number sends at most 1 SMS a second, and a
 casino at most 50 a second over all its numbers (`OutboundSender` waits for a slot).
 
     limiter = RateLimiter.from_url("redis://127.0.0.1:6379/0")   # or RateLimiter() in process
@@ -29,7 +29,9 @@ from typing import Any
 logger = logging.getLogger(__name__)
 
 WINDOW_S = 60.0  # the inbound windows
-LIMITS = {"guest": 10, "casino": 100, "global": 1000, "number": 1, "burst": 50}
+# "keyword": STOP, HELP and START of one guest, which the guest window never holds back (T14);
+# a window of their own still bounds how often one number can change its consent.
+LIMITS = {"guest": 10, "keyword": 20, "casino": 100, "global": 1000, "number": 1, "burst": 50}
 WINDOWS_S = {"number": 1.0, "burst": 1.0}  # per second; every other scope per WINDOW_S
 MAX_KEYS = 10_000  # in process: the oldest windows are dropped beyond this
 RETRY_REDIS_AFTER_S = 30.0

@@ -20,7 +20,8 @@ from frontdesk.assistants.casino_host.channel.signatures import simulator_header
 from frontdesk.errors import FrontdeskError
 
 if TYPE_CHECKING:
-    from frontdesk.assistants.casino_host.channel.gateway import SmsGateway, WebhookOutcome
+    from frontdesk.assistants.casino_host.channel.acceptance import WebhookOutcome
+    from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 
 # The casino's clock for the message being simulated (None: the real clock). A context
 # variable, so one simulated message never moves another request's clock.
@@ -47,6 +48,12 @@ def simulated_at(when: datetime | None) -> Iterator[None]:
 
 
 def require_simulator(gateway: SmsGateway) -> None:
+    if not gateway.secrets.simulator_keys:
+        raise SimulatorOff(
+            "the phone simulator exists in development only: FRONTDESK_CASINO_HOST_SMS_PROVIDER="
+            "simulator with FRONTDESK_AUTH_MODE=open, or FRONTDESK_CASINO_HOST_SMS_SIMULATOR_"
+            "ENABLED=true"
+        )
     if not hasattr(gateway.provider, "sent_to"):
         raise SimulatorOff(
             "the phone simulator shows what the simulator sends: it needs "
