@@ -346,6 +346,31 @@ async def test_the_eleventh_message_in_a_minute_gets_no_reply_but_stop_still_wor
     assert (await post(gateway, simulator_request(new_phone(), "Hi")))[1]["status"] == "processed"
 
 
+async def test_a_slow_model_gets_the_fallback_and_its_late_answer_is_never_sent(gateway):
+    """WP5 R-C12: an SMS turn has its own time limit; the model's answer after it is dropped."""
+    host = gateway.host
+    before = host.services
+    slow = ScriptedChatModel(script=lambda _: time.sleep(1.5) or "Todd English's Tuscany opens at 5.")
+    limits = before.settings.model_copy(update={"sms_turn_timeout_s": 0.3})
+    host.services = dataclasses.replace(before, llm=slow, router=StubRouter("dining", 0.95),
+                                        settings=limits)  # fmt: skip
+    try:
+        phone = new_phone()
+        status, body = await post(gateway, simulator_request(phone, "Which steakhouse is best for dinner?"))
+        assert (status, body["status"]) == (200, "processed")
+        await asyncio.sleep(2.0)  # the model has answered by now, too late
+        await gateway.drain()
+        sent = [sms.body for sms in gateway.provider.sent_to(phone)]
+        assert sent == body["replies"] and sent
+        assert "Tuscany" not in " ".join(sent)
+        assert "A host can help you at" in " ".join(sent)  # the static fallback
+        guest = gateway.store.find_guest("mohegan_sun", phone)
+        queued = gateway.store.outbound_for("mohegan_sun", guest)
+        assert [m.body for m in queued] == body["replies"]  # nothing else waits to be sent
+    finally:
+        host.services = before
+
+
 async def test_keywords_have_a_window_of_their_own(gateway):
     """STOP/START flips one number's consent; past 20 a minute they are held like any text."""
     phone = new_phone()

@@ -207,7 +207,8 @@ class CasinoHostService:
     ) -> HostReply:
         turn = await self._turn(text, f"sms:{casino_id}", user_id=sender, scope=casino_id,
                                 delivery_id=delivery_id, settle_keyword=settle_keyword,
-                                claim=claim)  # fmt: skip
+                                claim=claim,
+                                time_limit_s=self.services.settings.sms_turn_timeout_s)  # fmt: skip
         return HostReply(tuple(turn.sms), turn.speaker, turn.intake.guest_uuid)
 
     def fallback_sms(self, casino_id: str) -> tuple[str, ...]:
@@ -230,13 +231,15 @@ class CasinoHostService:
         delivery_id: str | None = None,
         settle_keyword: KeywordSettle | None = None,
         claim: DeliveryClaim | None = None,
+        time_limit_s: float | None = None,
     ) -> Turn:
         """One guest message, answered. `delivery_id`: the channel's id of this message (an SMS
         provider's message id), so that a second delivery of it is stored and answered once;
         a chat message gets a new one. `settle_keyword`: the channel's writes for a keyword's
         reply, run in the keyword's own transaction (`consent.records.receive`). `claim`: the
         channel's claim on this delivery, taken in the intake's transaction (DuplicateDelivery
-        when another delivery has it)."""
+        when another delivery has it). `time_limit_s`: the graph's own limit (an SMS turn's);
+        None: the server's clock for the turn, if it times one."""
         message = clean_message(message)
         casino_id = scope or self.services.settings.default_casino
         self.check_scope(casino_id)
@@ -268,7 +271,7 @@ class CasinoHostService:
             opening=intake.opening,
             previous_agent=intake.previous_agent,
         )
-        state = await self._run_graph(message, intake, context, now)
+        state = await self._run_graph(message, intake, context, now, time_limit_s)
         text = last_ai_text(state.get("messages") or [])
         sms = list(state.get("sms_segments") or []) or split_sms(text, max_parts=2)
         if intake.opening != "continued" and not discloses_ai(text):
@@ -300,7 +303,7 @@ class CasinoHostService:
             raise FrontdeskError(str(exc)) from None
 
     async def _run_graph(self, message: str, intake: Intake, context: CasinoHostContext,
-                         now: datetime) -> dict[str, Any]:  # fmt: skip
+                         now: datetime, time_limit_s: float | None) -> dict[str, Any]:  # fmt: skip
         inputs = turn_state(
             message,
             now=now,
@@ -310,7 +313,8 @@ class CasinoHostService:
         )
         config = self.config(intake.thread_id)
         try:
-            async with running_time_limit():
+            limit = asyncio.timeout(time_limit_s) if time_limit_s else running_time_limit()
+            async with limit:
                 return await self.graph.ainvoke(
                     inputs, config, context=context, durability=DURABILITY
                 )

@@ -23,6 +23,9 @@ class CasinoHostSettings(AssistantSettings):
     demo_guest: str = "+18605550100"
     # D12: the LLM router's own time limit; past it the host agent answers.
     router_timeout_s: float = Field(default=5.0, gt=0)
+    # WP5 R-C12: an SMS turn's own time limit. Past it the guest gets the static fallback, and
+    # the model's answer, should it come later, is dropped: never a late unsolicited SMS.
+    sms_turn_timeout_s: float = Field(default=10.0, gt=0)
     # Item 26: the model's circuit breaker (per service; seed per casino, one model here).
     breaker_failures: int = Field(default=5, ge=1)
     breaker_window_s: float = Field(default=60.0, gt=0)
