@@ -14,15 +14,18 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from frontdesk.guardrails import multilabel_eval
-from frontdesk.guardrails.classifier import normalise, out_of_fold_scores
+from frontdesk.guardrails.classifier import normalise
 from frontdesk.guardrails.datasets import DatasetError
 from frontdesk.guardrails.guard import weights_file
+from frontdesk.guardrails.mlp import Mlp
 from frontdesk.guardrails.multilabel import (
     LabelledText,
     LabelSpec,
     MultiLabelDetector,
+    label_targets,
     load_labelled_texts,
     load_or_train,
+    out_of_fold_scores,
     train,
     validation_folds,
 )
@@ -102,9 +105,8 @@ def test_fitted_detector_flags_its_labels_and_not_benign_lookalikes():
 
 def test_flags_are_ordered_by_margin_over_each_labels_own_threshold():
     # Hand-set weights: label i scores the (normalised) vector's coordinate i.
-    detector = MultiLabelDetector(
-        ("a", "b", "c"), np.eye(3), np.zeros(3), np.array([0.1, 0.0, 0.5]), "x", "d"
-    )
+    identity = Mlp(np.eye(3), np.zeros(3), np.eye(3), np.zeros(3))
+    detector = MultiLabelDetector(("a", "b", "c"), identity, np.array([0.1, 0.0, 0.5]), "x", "d")
     vector = np.array([0.6, 0.4, 0.69])  # margins after normalising: 0.50, 0.40, 0.19
     assert detector.flags(vector) == ("a", "b", "c") and detector.top(vector) == "a"
     vector = np.array([0.2, 0.5, 0.8])  # c scores highest but is nearer its threshold
@@ -123,8 +125,9 @@ def test_thresholds_keep_benign_share_under_target_on_training_folds(single_sour
     labels = np.array([row.label for row in rows])
     folds = validation_folds([row.source for row in rows])
     assert len(set(folds)) == (5 if single_source else 7)
+    all_scores = out_of_fold_scores(features, label_targets(labels, spec), folds)
     for i, label in enumerate(spec.labels):
-        scores = out_of_fold_scores(features, (labels == label).astype(float), folds)
+        scores = all_scores[:, i]
         benign_share = (scores[labels == "benign"] > detector.thresholds[i]).mean()
         assert benign_share <= spec.rate(label)
         # Not a vacuous threshold: most of the label's own out-of-fold rows are over it.
@@ -135,7 +138,8 @@ def test_training_is_deterministic_and_needs_every_label():
     rows, vectors = _dataset(single_source=True)
     first = train(vectors, rows, SPEC, embeddings_id="x")
     second = train(vectors.copy(), list(rows), SPEC, embeddings_id="x")
-    assert np.array_equal(first.weights, second.weights)
+    assert np.array_equal(first.model.hidden_weights, second.model.hidden_weights)
+    assert np.array_equal(first.model.output_weights, second.model.output_weights)
     assert np.array_equal(first.thresholds, second.thresholds)
     no_beta = [i for i, row in enumerate(rows) if row.label != "beta"]
     with pytest.raises(ValueError, match="no training rows for \\['beta'\\]"):
@@ -147,13 +151,13 @@ def test_training_is_deterministic_and_needs_every_label():
 def test_leave_one_source_out_never_sees_the_held_source(monkeypatch):
     rows, vectors = _dataset(odd=True, lookalike=False)
     seen: list[set[str]] = []
-    real_fit = multilabel_eval.fit_one_vs_rest
+    real_fit = multilabel_eval.fit_labels
 
     def spy(features, labels, sources, spec):
         seen.append(set(sources))
         return real_fit(features, labels, sources, spec)
 
-    monkeypatch.setattr(multilabel_eval, "fit_one_vs_rest", spy)
+    monkeypatch.setattr(multilabel_eval, "fit_labels", spy)
     held_order: list[str] = []
     flags = multilabel_eval.leave_one_source_out_flags(
         vectors, rows, SPEC, progress=held_order.append
@@ -305,7 +309,7 @@ def test_load_or_train_reuses_current_weights_and_retrains_on_changed_data(tmp_p
     embeddings.embedded.clear()
     again = load_or_train(embeddings, rows, tmp_path, "topics", spec=SPEC, space="fake-16")
     assert embeddings.embedded == []  # current weights: nothing embedded, nothing trained
-    assert np.array_equal(again.weights, first.weights)
+    assert np.array_equal(again.model.output_weights, first.model.output_weights)
 
     changed = _rows(extra=5)
     retrained = load_or_train(embeddings, changed, tmp_path, "topics", spec=SPEC, space="fake-16")

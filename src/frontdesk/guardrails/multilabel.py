@@ -12,9 +12,9 @@ product over the embedding the router computes anyway. The core names no assista
     detector = load_or_train(embeddings, rows, weights_dir, "my-assistant-topics", spec=spec)
     detector.flags(embeddings.embed_query(text))      # ("medical",) or ()
 
-Training is one-vs-rest: for each risky label, its rows are the positives and every other row
-(benign rows and rows of the other labels) the negatives, fitted by `classifier.fit_logistic`
-(class-balanced, so a label with few rows is not drowned).
+Training fits one small network over every label (`mlp.fit_mlp`): for each risky label, its
+rows are the positives and every other row (benign rows and rows of the other labels) the
+negatives, class-balanced per label, so a label with few rows is not drowned.
 
 Each label's threshold is chosen on cross-validated scores of the training rows, never
 in-sample ones: a model has fitted its own benign rows, so they score lower than new benign
@@ -43,22 +43,16 @@ from pathlib import Path
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from frontdesk.guardrails import classifier
-from frontdesk.guardrails.classifier import (
-    embed_in_batches,
-    fit_logistic,
-    normalise,
-    out_of_fold_scores,
-    threshold_at,
-)
+from frontdesk.guardrails.classifier import embed_in_batches, normalise, threshold_at
 from frontdesk.guardrails.datasets import DatasetError, rows_digest
 from frontdesk.guardrails.guard import current_weights, vector_space_id, weights_file
+from frontdesk.guardrails.mlp import Mlp, fit_mlp
 
 logger = logging.getLogger(__name__)
 
-# Bumped when the fitting recipe here changes; it embeds the guard's recipe because the fit
-# itself is `classifier.fit_logistic`, so a change there makes these weights stale too.
-RECIPE = f"multilabel-ovr-v1+{classifier.RECIPE}"
+# Bumped when the fitting recipe here or in `mlp.py` changes: weights saved under another are
+# stale.
+RECIPE = "multilabel-mlp-v2"
 DEFAULT_FALSE_POSITIVE_RATE = 0.01
 # Folds when the rows come from one source (leave-one-source-out is impossible), and their seed.
 K_FOLDS = 5
@@ -168,36 +162,45 @@ def validation_folds(
 
 
 @dataclass(frozen=True, eq=False)
-class OneVsRest:
-    """Fitted arrays, row i of each for `labels[i]`. A label with no positive rows gets an
-    infinite threshold: it can flag nothing it was never shown."""
+class FittedLabels:
+    """The network over every label (`mlp.Mlp`, output i for `labels[i]`) and each label's
+    threshold. A label with no positive rows gets an infinite threshold: it can flag nothing
+    it was never shown."""
 
-    weights: np.ndarray  # (labels, dim)
-    biases: np.ndarray  # (labels,)
+    model: Mlp
     thresholds: np.ndarray  # (labels,)
 
 
-def fit_one_vs_rest(
+def label_targets(labels: np.ndarray, spec: LabelSpec) -> np.ndarray:
+    """0/1 per row and declared label: (rows, labels)."""
+    return np.stack([(labels == label).astype(np.float64) for label in spec.labels], axis=1)
+
+
+def out_of_fold_scores(features: np.ndarray, targets: np.ndarray, folds: np.ndarray) -> np.ndarray:
+    """Each row's scores from a network fitted without its fold."""
+    scores = np.empty(targets.shape)
+    for fold in np.unique(folds):
+        held = folds == fold
+        scores[held] = fit_mlp(features[~held], targets[~held]).scores(features[held])
+    return scores
+
+
+def fit_labels(
     features: np.ndarray, labels: Sequence[str], sources: Sequence[str], spec: LabelSpec
-) -> OneVsRest:
-    """One class-balanced logistic model per risky label over normalised `features`, each
-    with its threshold from cross-validated scores of these rows (see the module docstring).
-    With no benign rows `threshold_at` falls back to log-odds 0, the balanced boundary."""
+) -> FittedLabels:
+    """The network over normalised `features`, and each label's threshold from out-of-fold
+    scores of these rows (see the module docstring). With no benign rows `threshold_at` falls
+    back to log-odds 0, the balanced boundary."""
     labels = np.asarray(labels, dtype=str)
-    folds = validation_folds(sources)
+    targets = label_targets(labels, spec)
+    out_of_fold = out_of_fold_scores(features, targets, validation_folds(sources))
     benign = labels == spec.benign
-    weights = np.zeros((len(spec.labels), features.shape[1]))
-    biases = np.zeros(len(spec.labels))
     thresholds = np.full(len(spec.labels), np.inf)
     for i, label in enumerate(spec.labels):
-        positives = (labels == label).astype(np.float64)
-        if not positives.any():
-            continue
-        model = fit_logistic(features, positives)
-        weights[i], biases[i] = model.weights, model.bias
-        scores = out_of_fold_scores(features, positives, folds)
-        thresholds[i] = threshold_at(scores[benign], spec.rate(label), scores)
-    return OneVsRest(weights, biases, thresholds)
+        if targets[:, i].any():
+            column = out_of_fold[:, i]
+            thresholds[i] = threshold_at(column[benign], spec.rate(label), column)
+    return FittedLabels(fit_mlp(features, targets), thresholds)
 
 
 @dataclass(frozen=True, eq=False)
@@ -206,8 +209,7 @@ class MultiLabelDetector:
     on, for staleness checks. A label is flagged when its score is above its threshold."""
 
     labels: tuple[str, ...]
-    weights: np.ndarray  # (labels, dim), applied to the L2-normalised embedding
-    biases: np.ndarray  # (labels,)
+    model: Mlp  # applied to the L2-normalised embedding
     thresholds: np.ndarray  # (labels,)
     embeddings_id: str
     data_digest: str
@@ -216,21 +218,23 @@ class MultiLabelDetector:
 
     def __post_init__(self) -> None:
         count = len(self.labels)
+        model = self.model
         if (
-            self.weights.ndim != 2
-            or self.weights.shape[0] != count
-            or any(array.shape != (count,) for array in (self.biases, self.thresholds))
+            model.output_weights.shape[0] != count
+            or model.output_biases.shape != (count,)
+            or self.thresholds.shape != (count,)
+            or model.hidden_weights.shape[1] != model.output_weights.shape[1]
         ):
             raise ValueError(
-                f"inconsistent shapes for {count} labels: weights {self.weights.shape}, "
-                f"biases {self.biases.shape}, thresholds {self.thresholds.shape}"
+                f"inconsistent shapes for {count} labels: hidden {model.hidden_weights.shape}, "
+                f"output {model.output_weights.shape}, thresholds {self.thresholds.shape}"
             )
 
     def scores(self, vectors: np.ndarray | Sequence[float]) -> np.ndarray:
         """Log-odds per label: shape (labels,) for one vector, (rows, labels) for a matrix.
-        One vector costs one matrix-vector product (microseconds for 384 dimensions)."""
+        One vector costs two small matrix-vector products (well under a millisecond)."""
         array = np.asarray(vectors, dtype=np.float64)
-        scores = normalise(array) @ self.weights.T + self.biases
+        scores = self.model.scores(normalise(array))
         return scores[0] if array.ndim == 1 else scores
 
     def margins(self, vector: np.ndarray | Sequence[float]) -> np.ndarray:
@@ -261,8 +265,10 @@ class MultiLabelDetector:
                 np.savez(
                     file,
                     labels=np.array(self.labels, dtype=str),
-                    weights=self.weights.astype(np.float64),
-                    biases=self.biases.astype(np.float64),
+                    hidden_weights=self.model.hidden_weights.astype(np.float64),
+                    hidden_biases=self.model.hidden_biases.astype(np.float64),
+                    output_weights=self.model.output_weights.astype(np.float64),
+                    output_biases=self.model.output_biases.astype(np.float64),
                     thresholds=self.thresholds.astype(np.float64),
                     embeddings_id=np.str_(self.embeddings_id),
                     data_digest=np.str_(self.data_digest),
@@ -281,8 +287,12 @@ class MultiLabelDetector:
             with np.load(path, allow_pickle=False) as saved:
                 return cls(
                     labels=tuple(str(label) for label in np.atleast_1d(saved["labels"])),
-                    weights=saved["weights"].astype(np.float64),
-                    biases=saved["biases"].astype(np.float64),
+                    model=Mlp(
+                        saved["hidden_weights"].astype(np.float64),
+                        saved["hidden_biases"].astype(np.float64),
+                        saved["output_weights"].astype(np.float64),
+                        saved["output_biases"].astype(np.float64),
+                    ),
                     thresholds=saved["thresholds"].astype(np.float64),
                     embeddings_id=str(saved["embeddings_id"]),
                     data_digest=str(saved["data_digest"]),
@@ -315,13 +325,12 @@ def train(
     missing = [label for label in (*spec.labels, spec.benign) if label not in present]
     if missing:
         raise ValueError(f"no training rows for {missing}")
-    fitted = fit_one_vs_rest(
+    fitted = fit_labels(
         normalise(vectors), [row.label for row in rows], [row.source for row in rows], spec
     )
     return MultiLabelDetector(
         labels=spec.labels,
-        weights=fitted.weights,
-        biases=fitted.biases,
+        model=fitted.model,
         thresholds=fitted.thresholds,
         embeddings_id=embeddings_id,
         data_digest=spec.digest(rows),

@@ -2,7 +2,7 @@
 
 Leave-one-source-out holds each source out in turn, fits every label's model on the other
 sources and chooses each threshold inside that training part only (its own cross-validation,
-`fit_one_vs_rest`), then flags the held rows. No row of the held source reaches the weights
+`fit_labels`), then flags the held rows. No row of the held source reaches the weights
 or the thresholds, so the figures estimate text of a style the detector has not seen.
 
 Per label: recall (its rows it flags) and the share of benign rows it flags. Overall: the
@@ -25,7 +25,7 @@ from frontdesk.guardrails.multilabel import (
     MultiLabelDetector,
     check_labels,
     check_lengths,
-    fit_one_vs_rest,
+    fit_labels,
 )
 
 Method = Literal["leave-one-source-out", "held-out"]
@@ -108,9 +108,8 @@ def leave_one_source_out_flags(
     for source in sorted(set(sources)):
         held = sources == source
         train = np.flatnonzero(~held)
-        fitted = fit_one_vs_rest(features[train], [labels[i] for i in train], sources[train], spec)
-        scores = features[held] @ fitted.weights.T + fitted.biases
-        flags[held] = scores > fitted.thresholds
+        fitted = fit_labels(features[train], [labels[i] for i in train], sources[train], spec)
+        flags[held] = fitted.model.scores(features[held]) > fitted.thresholds
         if progress:
             progress(source)
     return flags

@@ -16,6 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
+
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.assistants.casino_host.channel.outbound import OutboundSender
 from frontdesk.assistants.casino_host.channel.port import HostUnavailable
@@ -27,6 +29,18 @@ from frontdesk.assistants.casino_host.channel.senders import (
     TwilioProvider,
 )
 from frontdesk.assistants.casino_host.channel.signatures import WebhookSecrets, telnyx_public_key
+from frontdesk.assistants.casino_host.compliance.learned import (
+    LEARNED_SPACES,
+    SHIPPED_WEIGHTS,
+    LearnedLayer,
+    training_rows,
+)
+from frontdesk.assistants.casino_host.compliance.learned import (
+    NAME as GATE_WEIGHTS,
+)
+from frontdesk.assistants.casino_host.compliance.learned import (
+    SPEC as GATE_LABELS,
+)
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.conversation.context import HostServices
 from frontdesk.assistants.casino_host.conversation.escalation import sweep_escalations
@@ -38,6 +52,9 @@ from frontdesk.assistants.casino_host.settings import DEV_SIMULATOR_KEY, CasinoH
 from frontdesk.assistants.casino_host.storage import StorageError, Store
 from frontdesk.assistants.casino_host.storage.settings import CasinoHostStorageSettings
 from frontdesk.config import Settings
+from frontdesk.guardrails.guard import vector_space_id
+from frontdesk.guardrails.lexical import LEXICAL_ID, WithLexical
+from frontdesk.guardrails.multilabel import load_or_train
 from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
 from frontdesk.memory.checkpointer import open_checkpointer
@@ -130,6 +147,22 @@ def build_router(
     )
 
 
+def load_learned_layer(embeddings: Embeddings, weights_dir: Path) -> LearnedLayer | None:
+    """The compliance gate's learned layer for these embeddings (shipped weights when current,
+    else trained and kept under `weights_dir`); None for embeddings it is not trained for
+    (the offline hashing ones of tests and trials: logged), where the regex layers stand
+    alone."""
+    space = vector_space_id(embeddings)
+    if space is None or not space.startswith(LEARNED_SPACES):
+        logger.warning("compliance gate: regex layers only (no learned layer for %s)", space)
+        return None
+    features = WithLexical(embeddings)  # the spelling beside the meaning
+    detector = load_or_train(features, training_rows(), weights_dir, GATE_WEIGHTS,
+                             spec=GATE_LABELS, shipped_dir=SHIPPED_WEIGHTS,
+                             space=f"{space}+{LEXICAL_ID}")  # fmt: skip
+    return LearnedLayer(features, detector) if detector is not None else None
+
+
 def open_store(settings: Settings, content: CasinoContent) -> Store:
     store = Store.from_settings(settings)
     for casino_id in content.casino_ids:
@@ -178,6 +211,9 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         )
     sweeper = asyncio.create_task(sweep_forever(store, knowledge.content))
     resources.callback(sweeper.cancel)
+    learned_gate = await asyncio.to_thread(
+        load_learned_layer, models.embeddings, settings.data_dir / "guard"
+    )
     services = HostServices(
         llm=models.chat,
         router=build_router(settings, models, knowledge),
@@ -185,6 +221,7 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         search=knowledge.search,
         breaker=breaker_for(host, store, knowledge.content),
         settings=host,
+        learned_gate=learned_gate,
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
     service.sms = build_gateway(service, host, provider,

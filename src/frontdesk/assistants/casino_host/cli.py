@@ -70,3 +70,61 @@ def sweep(casino: CasinoOpt = "mohegan_sun") -> None:
     for escalation in raised:
         out.print(f"{escalation.escalation_id}: level {escalation.escalation_level}")
     out.print(f"{len(raised)} raised")
+
+
+gate = typer.Typer(help="The compliance gate's learned layer.", no_args_is_help=True)
+app.add_typer(gate, name="gate")
+
+
+def _gate_features():
+    """The training rows, and their features in the learned layer's space (embedded once)."""
+    from frontdesk.assistants.casino_host.compliance.learned import LEARNED_SPACES, training_rows
+    from frontdesk.config import get_settings
+    from frontdesk.guardrails.classifier import embed_in_batches
+    from frontdesk.guardrails.guard import vector_space_id
+    from frontdesk.guardrails.lexical import LEXICAL_ID, WithLexical
+    from frontdesk.runtime import Models
+
+    embeddings = Models(get_settings()).embeddings
+    space = vector_space_id(embeddings)
+    if space is None or not space.startswith(LEARNED_SPACES):
+        raise fail(f"the learned layer needs the embedded sentence model, not {space}", 2)
+    rows = training_rows()
+    out.print(f"embedding {len(rows)} training rows ({space})")
+    vectors = embed_in_batches(WithLexical(embeddings).embed_documents, [r.text for r in rows])
+    return rows, vectors, f"{space}+{LEXICAL_ID}"
+
+
+@gate.command("train")
+def gate_train() -> None:
+    """Fit the learned layer on its training rows and write the weights shipped with the code
+    (`data/compliance/weights/`); a start with current weights trains nothing."""
+    from frontdesk.assistants.casino_host.compliance.learned import (
+        NAME,
+        SHIPPED_WEIGHTS,
+        SPEC,
+    )
+    from frontdesk.guardrails.guard import weights_file
+    from frontdesk.guardrails.multilabel import train
+
+    rows, vectors, space = _gate_features()
+    out.print("fitting (about a minute)")
+    detector = train(vectors, rows, SPEC, embeddings_id=space)
+    path = weights_file(SHIPPED_WEIGHTS, space, NAME)
+    detector.save(path)
+    thresholds = dict(zip(detector.labels, detector.thresholds.round(3).tolist(), strict=True))
+    out.print(json.dumps({"weights": str(path), "thresholds": thresholds}))
+
+
+@gate.command("report")
+def gate_report() -> None:
+    """Leave-one-writer-out: each training source held out in turn, the layer fitted (and its
+    thresholds chosen) on the others, and judged on it (a few minutes)."""
+    from frontdesk.assistants.casino_host.compliance.learned import SPEC
+    from frontdesk.guardrails.multilabel_eval import format_report, leave_one_source_out_report
+
+    rows, vectors, _space = _gate_features()
+    report = leave_one_source_out_report(
+        vectors, rows, SPEC, progress=lambda source: out.print(f"held out {source}")
+    )
+    out.print(format_report(report))

@@ -25,6 +25,7 @@ from frontdesk.assistants.casino_host.compliance.gate import (
     Outcome,
     Severity,
     check,
+    failed_closed,
 )
 from frontdesk.assistants.casino_host.compliance.matching import (
     AGE_VERIFY,
@@ -69,6 +70,7 @@ __all__ = [
     "Severity",
     "check",
     "evaluate",
+    "failed_closed",
     "load_rows",
     "scan_pii",
 ]

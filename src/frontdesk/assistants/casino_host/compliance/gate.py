@@ -18,6 +18,7 @@ Reply priority, highest first:
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -90,6 +91,8 @@ _ESCALATION: dict[str, Severity] = {
 # Self-harm sets the permanent responsible-gaming flag too: no gaming incentive is ever sent
 # to a guest who said this (the seed files self-harm with problem gambling, L13504).
 _SETS_RESPONSIBLE_GAMING = frozenset({RESPONSIBLE_GAMING, SELF_HARM})
+# A hit of the learned layer is named for its layer: "learned_responsible_gaming".
+LEARNED_PREFIX = "learned_"
 # Redacted text stored when the gate itself failed and could not mask the message.
 WITHHELD_TEXT = "[message withheld: compliance check failed]"
 ERROR_LAYER = "error"
@@ -134,25 +137,32 @@ def check(
     language: str | None = None,
     minimum_age: int = replies.DEFAULT_MINIMUM_AGE,
     state_helpline: str | None = None,
+    learned: Sequence[str] = (),
 ) -> ComplianceResult:
     """Run every layer on `text`. `language` is the guest's profile language, used when the
     message itself does not say; `minimum_age` and `state_helpline` come from the casino's
-    regulations config (seed L8143, L8149)."""
+    regulations (`regulations.yaml`); `learned`: the layers the learned layer flagged on the
+    message's embedding (`learned.LearnedLayer.flags`), each a hit named `learned_<layer>`
+    where no pattern of that layer matched."""
     if not isinstance(text, str):
         raise TypeError(f"expected the message text as str, got {type(text).__name__}")
     if isinstance(minimum_age, bool) or not isinstance(minimum_age, int) or minimum_age < 1:
         raise ValueError("minimum_age must be a positive int")
     hint = language_hint(language)
     try:
-        return _check(text, hint, minimum_age, state_helpline)
+        return _check(text, hint, minimum_age, state_helpline, tuple(learned))
     except Exception as exc:  # noqa: BLE001 - fail closed on anything (D9)
         # The exception's text may quote the message; only its type is logged.
         logger.error("compliance gate failed closed: %s", type(exc).__name__)
-        return _failed_closed(text, hint)
+        return failed_closed(text, hint)
 
 
 def _check(
-    text: str, hint: str | None, minimum_age: int, state_helpline: str | None
+    text: str,
+    hint: str | None,
+    minimum_age: int,
+    state_helpline: str | None,
+    learned: tuple[str, ...],
 ) -> ComplianceResult:
     windows = matching_windows(text)
     matched = _matched_patterns(text, windows)
@@ -165,8 +175,17 @@ def _check(
         audit = audit_input(windows[0])
         if audit.flagged:
             hits.append(Hit(INJECTION, f"core_{audit.family}"))
+    # The learned layer's flags count where no pattern of theirs decided: a pattern's id says
+    # more. An age annotation ("dinner for me and my kid") does not decide, so a learned age
+    # flag on such a message still asks for the guest's age.
+    decided = {hit.layer for hit in hits if hit.pattern_id not in _annotate_ids(matched)}
+    for layer in learned:
+        if layer not in REPLY_PRIORITY:
+            raise ValueError(f"the learned layer flagged an unknown layer {layer!r}")
+        if layer not in decided:
+            hits.append(Hit(layer, f"{LEARNED_PREFIX}{layer}"))
     hits.sort(key=lambda hit: REPLY_PRIORITY.index(hit.layer))  # stable: keeps pattern order
-    annotate_ids = {pattern.pattern_id for pattern in matched if pattern.annotate_only}
+    annotate_ids = _annotate_ids(matched)
     deciding = [hit for hit in hits if hit.pattern_id not in annotate_ids]
     layers = {hit.layer for hit in deciding}
     escalations = sorted(_ESCALATION[layer] for layer in layers if layer in _ESCALATION)
@@ -211,6 +230,10 @@ def _check(
     return result
 
 
+def _annotate_ids(matched: list[Pattern]) -> set[str]:
+    return {pattern.pattern_id for pattern in matched if pattern.annotate_only}
+
+
 def _matched_patterns(text: str, windows: tuple[str, ...]) -> list[Pattern]:
     matched = []
     for layer in REPLY_PRIORITY:
@@ -251,7 +274,9 @@ def _reply(winner: Hit, language: str, minimum_age: int, state_helpline: str | N
     raise ValueError(f"no reply for layer {layer}")
 
 
-def _failed_closed(text: str, hint: str | None) -> ComplianceResult:
+def failed_closed(text: str, hint: str | None) -> ComplianceResult:
+    """The gate's answer when it could not decide (D9): blocked, the generic safe reply, and
+    the text masked for storage (or withheld when even masking failed)."""
     try:
         redacted = scan_pii(text).redacted_text
     except Exception:  # noqa: BLE001 - nothing unmasked may be stored either

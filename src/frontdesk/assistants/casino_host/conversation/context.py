@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from frontdesk.assistants.casino_host.compliance.learned import LearnedLayer
 from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, ContentSearch
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory
 from frontdesk.assistants.casino_host.profile.view import ProfileView
@@ -32,6 +33,9 @@ class HostServices:
     search: ContentSearch
     breaker: CircuitBreaker
     settings: CasinoHostSettings = field(default_factory=CasinoHostSettings)
+    # The compliance gate's learned layer (None: the regex layers alone, as with the offline
+    # hashing embeddings).
+    learned_gate: LearnedLayer | None = None
 
 
 @dataclass(frozen=True)

@@ -111,14 +111,19 @@ def conversations_target(settings: Settings, models: Models) -> EvalTarget:
 
 def guardrails_target(settings: Settings, models: Models) -> EvalTarget:
     def run(dataset: Path) -> SuiteResult:
+        from frontdesk.assistants.casino_host.build import load_learned_layer
         from frontdesk.assistants.casino_host.compliance import evaluate, load_rows
 
-        report = evaluate(load_rows(dataset))
+        learned = load_learned_layer(models.embeddings, settings.data_dir / "guard")
+        report = evaluate(load_rows(dataset), learned=learned)
+        embedding = report["embedding_ms"]
         metrics: dict[str, Any] = {
             "rows": report["rows"],
+            "learned_layer": learned is not None,
             "accuracy": report["accuracy"],
             "benign_false_positive_rate": report["benign"]["false_positive_rate"],
             "gate_p95_ms": report["latency_ms"]["p95"],
+            "embedding_p95_ms": embedding["p95"] if embedding else None,
         }
         for layer, figures in report["layers"].items():
             metrics[f"{layer}_precision"] = figures["precision"]
