@@ -261,6 +261,23 @@ async def test_a_reply_the_process_did_not_live_to_send_is_sent_once_by_the_swee
     assert len(gateway.provider.sent_to(phone)) == len(outcome.body["replies"])
 
 
+async def test_start_from_a_new_number_records_consent_with_its_evidence(gateway):
+    phone = new_phone()
+    status, body = await post(gateway, simulator_request(phone, "START"))
+    assert (status, body["status"]) == (200, "processed")
+    guest = gateway.store.find_guest("mohegan_sun", phone)
+    assert gateway.store.load_profile("mohegan_sun", guest).profile.consent["sms_opt_in"]
+    [event] = gateway.store.consent_chain("mohegan_sun", guest)
+    payload = event.payload
+    assert (payload["action"], payload["method"], payload["keyword"]) == (
+        "opt_in", "sms_keyword", "start")  # fmt: skip
+    assert payload["disclosure_text"] == body["replies"][0] and payload["tcpa_version"]
+    assert gateway.store.audit_entries("mohegan_sun", event="consent_granted", guest_uuid=guest)
+    # A second START changes nothing: one event.
+    await post(gateway, simulator_request(phone, "START"))
+    assert len(gateway.store.consent_chain("mohegan_sun", guest)) == 1
+
+
 async def test_yes_after_the_hosts_reply_is_not_written_consent(gateway):  # T19
     phone = new_phone()
     await post(gateway, simulator_request(phone, "Hi there"))  # its reply is queued and sent

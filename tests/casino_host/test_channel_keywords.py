@@ -91,3 +91,19 @@ def test_the_spanish_words_are_keywords():
 
     assert SPANISH_WORDS <= ALL_WORDS
     assert keyword_of("Ayuda") is Keyword.HELP and keyword_of("borrar") is Keyword.DELETE
+
+
+@pytest.mark.parametrize(
+    ("text", "asks"),
+    [
+        ("Want our offers by text? Reply YES to subscribe, STOP to opt out.", True),
+        ("¿Quiere nuestras ofertas por mensaje? Responda SÍ para suscribirse.", True),
+        ('Text "yes" to join the list', True),
+        ("Your table at Todd English's Tuscany is ready", False),
+        ("Yes, the spa is open until 9", False),
+    ],
+)
+def test_only_a_message_that_asks_for_yes_can_be_answered_with_consent(text, asks):
+    from frontdesk.assistants.casino_host.consent.keywords import asks_for_consent
+
+    assert asks_for_consent(text) is asks

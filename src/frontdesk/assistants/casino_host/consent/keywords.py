@@ -111,3 +111,16 @@ def opts_out(text: str) -> bool:
 def exempt_from_limits(text: str) -> bool:
     """STOP, HELP and START are answered however many messages came before (T14)."""
     return keyword_of(text) in LIMIT_EXEMPT or is_natural_opt_out(text)
+
+
+# A message that asks for express written consent: it tells the guest to answer YES (SÍ).
+# A YES counts as consent only in answer to one (T19): "your table is ready" asked nothing.
+_ASKS_FOR_YES = re.compile(
+    r"\b(?:reply|text|respond|send)\s+(?:with\s+)?[\"']?yes\b"
+    r"|\b(?:responda|conteste|envie|envíe|escriba)\s+(?:con\s+)?[\"']?s[ií]\b",
+    re.IGNORECASE,
+)
+
+
+def asks_for_consent(text: str) -> bool:
+    return bool(_ASKS_FOR_YES.search(text))

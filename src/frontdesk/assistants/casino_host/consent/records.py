@@ -17,6 +17,7 @@ from typing import Any
 
 from frontdesk.assistants.casino_host.consent.keywords import (
     Keyword,
+    asks_for_consent,
     is_natural_opt_out,
     keyword_of,
 )
@@ -156,12 +157,23 @@ def opt_in_prompt(store: Store, intake: Intake) -> str | None:
     if intake.profile.consent.get("consent_type") == "express_written":
         return None
     sent = store.outbound_for(intake.casino_id, intake.guest_uuid, statuses=("sent", "delivered"))
-    # Sent on the host's own initiative: not a keyword confirmation, not a reply.
-    promotional = [m for m in sent if m.kind not in ("keyword", "reply")]
-    return promotional[-1].outbound_id if promotional else None
+    # Sent on the host's own initiative (not a keyword confirmation, not a reply), and the last
+    # such: a YES answers the message before it, and only one that asked for it is consent.
+    own = [m for m in sent if m.kind not in ("keyword", "reply")]
+    return own[-1].outbound_id if own and asks_for_consent(own[-1].body) else None
 
 
+# The rules consent is taken under: the FCC's TCPA consent rules as of April 2025 (a
+# revocation by any reasonable means, honoured within 10 business days; here at once).
+TCPA_VERSION = "47 CFR 64.1200, as amended 2025-04-11"
 ALWAYS_AUDITED = frozenset({"deletion_requested", "marketing_opt_in"})
+
+
+def consent_evidence(disclosure: str | None) -> dict[str, str | None]:
+    """X4's evidence of a consent given by SMS: the channel, the TCPA rules it was taken
+    under, and the words the guest was shown (no IP or user agent: a text has none)."""
+    return {"channel": "sms", "ip_address": None, "user_agent": None,
+            "tcpa_version": TCPA_VERSION, "disclosure_text": disclosure}  # fmt: skip
 
 
 def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile,
@@ -169,6 +181,9 @@ def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile
     """T19: YES to a first outbound is the double opt-in: express written consent, with the
     message that asked for it as evidence."""
     before = _consent_state(profile.consent)
+    asked = [m for m in store.outbound_for(intake.casino_id, intake.guest_uuid)
+             if m.outbound_id == prompted_by]  # fmt: skip
+    prompt_text = asked[0].body if asked else None
     profile.consent.update(
         sms_opt_in=True,
         marketing_consent=True,
@@ -178,6 +193,7 @@ def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile
             "prompted_by_message_id": prompted_by,
             "reply_message_id": intake.message_id,
             "timestamp": now.isoformat(),
+            **consent_evidence(prompt_text),
         },
     )
     store.append_consent_event(
@@ -189,6 +205,7 @@ def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile
             "method": "sms_double_opt_in",
             "consent_type": "express_written",
             "prompted_by_message_id": prompted_by,
+            **consent_evidence(prompt_text),
             "previous_state": before,
             "new_state": _consent_state(profile.consent),
             "timestamp": now.isoformat(),
@@ -211,9 +228,10 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
         profile = loaded.profile
         if profile.engagement.last_message_id == intake.message_id:
             break  # applied by an earlier delivery of this message
-        changes = (
-            decision.suppressed is not None
-            and profile.consent.get("suppressed", False) != decision.suppressed
+        changes = decision.suppressed is not None and (
+            profile.consent.get("suppressed", False) != decision.suppressed
+            # START from a number never opted in: its consent is recorded, not assumed.
+            or (not decision.suppressed and not profile.consent.get("sms_opt_in"))
         )
         if changes:
             before = _consent_state(profile.consent)
@@ -234,6 +252,7 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
                     "action": "opt_out" if decision.suppressed else "opt_in",
                     "method": "sms_keyword",
                     "keyword": keyword,
+                    **consent_evidence(reply),
                     "previous_state": before,
                     "new_state": _consent_state(profile.consent),
                     "timestamp": now.isoformat(),

@@ -98,7 +98,8 @@ def keyword_decision(
             return KeywordDecision(None, None, ALREADY_STOPPED)
         return KeywordDecision(True, "opt_out", STOPPED_IN_WORDS if in_words else STOPPED)
     if keyword is Keyword.START or (keyword is Keyword.YES and suppressed):
-        return KeywordDecision(False, "opt_in" if suppressed else None, STARTED)
+        # A START from a number never opted in is consent too, recorded with its evidence.
+        return KeywordDecision(False, "opt_in", STARTED)
     if keyword is Keyword.YES and opt_in_prompt is not None:
         return KeywordDecision(None, "marketing_opt_in", SUBSCRIBED, prompted_by=opt_in_prompt)
     if keyword is Keyword.HELP:
