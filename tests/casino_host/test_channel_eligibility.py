@@ -112,12 +112,18 @@ def test_marketing_to_a_number_silent_for_90_days_may_be_a_reassigned_number(): 
         ({"pending_deletion": True}, "pending_deletion"),
         ({"paused_until": datetime(2026, 11, 25, 17, 30, tzinfo=UTC)}, "escalation_pause"),
         ({"sent_today": 20}, "daily_cap"),
+        # The "Up to 8 msgs/month" the host discloses is kept (issue 33).
+        ({"sent_this_month": 8}, "monthly_cap"),
     ],
 )
 def test_item_28_blocks_promotional_messages_not_replies(change, rule):
     guest = replace(SUBSCRIBED, **change)
     assert gate("marketing", at(12), guest).blocked_by == rule  # 12:00 New York = 17:00 UTC
     assert gate("transactional", at(12), guest).eligible
+
+
+def test_the_seventh_and_eighth_message_of_a_month_still_go():
+    assert gate("marketing", at(12), replace(SUBSCRIBED, sent_this_month=7)).eligible
 
 
 def test_safe_mode_allows_replies_only():

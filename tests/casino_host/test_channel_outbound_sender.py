@@ -108,14 +108,15 @@ async def test_a_send_that_goes_through_is_recorded_once(store, sender):
     assert report.sent and await sender.send_due(CASINO, NOON + timedelta(hours=1)) == []
     [sent] = sender.provider.outbox
     assert sent.to == PHONE and sent.from_ == "+18605550150"
-    assert sent.body == "Buffet reopens Friday"  # texted yesterday: the session is open
+    # Texted yesterday: the session is open (no AI tag); the first SMS ever: the opt-out line.
+    assert sent.body == "Buffet reopens Friday. Reply STOP to opt out."
 
 
 async def test_a_send_queued_to_be_sent_now_is_never_sent_by_the_sweep_too(store, sender):
     opted_in(store)
     report = await sender.send(CASINO, PHONE, "informational", "Buffet reopens Friday",
                                key="now", now=NOON)  # fmt: skip
-    assert report.sent and report.body == "Buffet reopens Friday"
+    assert report.sent and report.body == "Buffet reopens Friday. Reply STOP to opt out."
     again = await sender.send(CASINO, PHONE, "informational", "Buffet reopens Friday",
                               key="now", now=NOON)  # fmt: skip
     assert (again.sent, again.reason) == (False, "already sent")
@@ -169,4 +170,6 @@ async def test_a_send_that_waits_too_long_for_its_slot_goes_back_to_the_queue(st
     assert (message.status, message.attempts) == ("queued", 0)  # no attempt spent
     limiter.limits["number"] = 1
     [sent] = await sender.send_due(CASINO, NOON + timedelta(seconds=30))
-    assert sent.sent and sender.provider.outbox[0].body.endswith("Table ready")
+    assert sent.sent and sender.provider.outbox[0].body.endswith(
+        "Table ready. Reply STOP to opt out."
+    )  # the first SMS ever

@@ -74,7 +74,8 @@ def test_the_gate_decides_and_yes_to_the_first_outbound_is_written_consent():
     # T17: the first SMS that reaches the guest says it is an AI; later ones in the session not.
     # The reply to "Sí" went through the queue too.
     assert {
-        "Seven (AI host): Your table at Todd English's Tuscany is ready",
+        # The first SMS the guest ever got ends with the opt-out line (issue 33).
+        "Seven (AI host): Your table at Todd English's Tuscany is ready. Reply STOP to opt out.",
         confirmed["replies"][0],
         "Spring buffet special this weekend",
     } <= sent

@@ -59,3 +59,17 @@ def test_a_first_spanish_reply_is_not_cut_to_make_room_for_the_tag():
     assert len(shaped.parts) == 2
     # Without the tag a first message still keeps to one SMS.
     assert len(shape_reply(answer, agent="host", first_message=True, language="es").parts) == 1
+
+
+def test_the_first_sms_ever_ends_with_the_opt_out_line():
+    from frontdesk.assistants.casino_host.sms.disclosure import with_opt_out_line
+
+    assert with_opt_out_line("Your table is ready", "en") == (
+        "Your table is ready. Reply STOP to opt out."
+    )
+    assert with_opt_out_line("Su mesa está lista!", "es") == (
+        "Su mesa está lista! Envie PARAR para cancelar."
+    )
+    said = "Offers by text: reply YES to join, STOP to opt out."
+    assert with_opt_out_line(said, "en") == said
+    assert with_opt_out_line("", "en") == ""

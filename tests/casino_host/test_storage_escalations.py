@@ -233,6 +233,7 @@ def _call_arguments() -> dict[str, dict]:
         "cancel_outbound": {"guest_uuid": g, "reason": "STOP"},
         "outbound_for": {},
         "sending_history": {"guest_uuid": g, "since": NOW},
+        "promotional_sent": {"guest_uuid": g, "since": NOW},
         "guest_messages": {"guest_uuid": g},
     }
 

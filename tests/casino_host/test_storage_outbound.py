@@ -132,3 +132,5 @@ def test_delivery_receipts(store: Store, casino: str, guest: str):
     )
     assert store.delivery_receipt(casino, "unknown", delivered=True, now=NOW) is None
     assert store.sending_history(casino, guest, NOW - timedelta(hours=1)) == (1, NOW, NOW)
+    assert store.promotional_sent(casino, guest, NOW - timedelta(hours=1)) == 1
+    assert store.promotional_sent(casino, guest, NOW + timedelta(hours=1)) == 0

@@ -32,7 +32,10 @@ MESSAGE_TYPES: tuple[str, ...] = ("transactional", "informational", "marketing")
 QUIET_HOURS = (time(21, 0), time(8, 0))  # from, until (local)
 # Per-state sending windows that are stricter than the default (L3359).
 STATE_QUIET_HOURS = {"FL": (time(20, 0), time(8, 0))}
-DAILY_CAP = 20  # item 28, L8158: non-transactional messages per guest per local day
+DAILY_CAP = 20  # item 28: non-transactional messages per guest per local day
+# What the host discloses ("Up to 8 msgs/month", HELP and the opt-in confirmation), enforced:
+# informational and marketing messages per guest per local calendar month.
+MONTHLY_CAP = 8
 FIRST_CONTACT_COOLDOWN = timedelta(hours=24)  # item 27, L4071
 REASSIGNMENT_AGE = timedelta(days=90)  # C19: numbers are recycled after 90 days
 
@@ -67,6 +70,7 @@ class GuestStanding:
     pending_deletion: bool = False
     paused_until: datetime | None = None  # a person has the conversation
     sent_today: int = 0  # non-transactional messages already sent today
+    sent_this_month: int = 0  # non-transactional messages already sent this calendar month
     last_inbound_at: datetime | None = None
     first_outbound_at: datetime | None = None  # the first message ever sent to this number
     reassigned: bool = False  # on the local list of recycled numbers
@@ -167,6 +171,8 @@ def check_message_eligibility(
             return blocked("escalation_pause", "a person has the conversation")
         if guest.sent_today >= DAILY_CAP:
             return blocked("daily_cap", f"{DAILY_CAP} messages already sent today")
+        if guest.sent_this_month >= MONTHLY_CAP:
+            return blocked("monthly_cap", f"{MONTHLY_CAP} messages already sent this month")
         if casino.safe_mode:
             return blocked("safe_mode", "the casino is in safe mode: replies only")
     return MessageEligibility(True, None, None, tier, zones)

@@ -41,7 +41,7 @@ from frontdesk.assistants.casino_host.channel.providers import SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.content import CasinoContent
 from frontdesk.assistants.casino_host.profile import GuestProfile
-from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure
+from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure, with_opt_out_line
 from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
 
 logger = logging.getLogger(__name__)
@@ -99,9 +99,11 @@ def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: 
     the cooldown are promotional rules, so their reads are skipped (a reply is sent sooner)."""
     profile = store.load_profile(casino_id, guest_uuid).profile
     consent = profile.consent
-    sent_today, first_sent, pause = 0, None, None
+    sent_today, sent_this_month, first_sent, pause = 0, 0, None, None
     if promotional:
         sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
+        month_start = day_start.replace(day=1)
+        sent_this_month = store.promotional_sent(casino_id, guest_uuid, month_start)
         pause = store.active_pause(casino_id, guest_uuid, now)
     return GuestStanding(
         known=profile.engagement.last_message_at is not None,
@@ -113,10 +115,17 @@ def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: 
         pending_deletion=bool(consent.get("deletion_requested_at")),
         paused_until=pause.paused_until if pause is not None else None,
         sent_today=sent_today,
+        sent_this_month=sent_this_month,
         last_inbound_at=profile.engagement.last_message_at,
         first_outbound_at=first_sent,
         reassigned=bool(consent.get("number_reassigned")),
     )
+
+
+def first_of_session(profile: GuestProfile, last_sent: datetime | None, now: datetime) -> bool:
+    """Item 14, T17: nothing sent or received within the session idle limit (48 h)."""
+    recent = [t for t in (profile.engagement.last_message_at, last_sent) if t is not None]
+    return not recent or now - max(recent) >= SESSION_IDLE_LIMIT
 
 
 @dataclass
@@ -181,8 +190,12 @@ class OutboundSender:
                 raise CarrierRiskTooHigh(risk.risk.score, risk.risk.reasons)
             text = risk.text
             profile = self.store.load_profile(casino_id, guest_uuid).profile
-            if self._first_of_session(casino_id, guest_uuid, profile, now):
-                text = with_ai_disclosure(text, profile.prompt_view(now).language or "en")
+            language = profile.prompt_view(now).language or "en"
+            _sent, first_sent, last_sent = self.store.sending_history(casino_id, guest_uuid, now)
+            if first_of_session(profile, last_sent, now):
+                text = with_ai_disclosure(text, language)
+            if first_sent is None:  # the first SMS the guest ever gets from the host
+                text = with_opt_out_line(text, language)
         return self.store.enqueue_outbound(
             casino_id, guest_uuid, kind, text, key=key, not_before=not_before,
             campaign_id=campaign_id, now=now, leased=leased,
@@ -208,13 +221,6 @@ class OutboundSender:
             if new:
                 queued.append((message, delay))
         return queued
-
-    def _first_of_session(self, casino_id: str, guest_uuid: str, profile: GuestProfile,
-                          now: datetime) -> bool:  # fmt: skip
-        """Item 14, T17: nothing sent or received within the session idle limit (48 h)."""
-        _sent, _first, last_sent = self.store.sending_history(casino_id, guest_uuid, now)
-        recent = [t for t in (profile.engagement.last_message_at, last_sent) if t is not None]
-        return not recent or now - max(recent) >= SESSION_IDLE_LIMIT
 
     async def send_due(self, casino_id: str, now: datetime, *,
                        only: list[str] | None = None) -> list[SendReport]:  # fmt: skip

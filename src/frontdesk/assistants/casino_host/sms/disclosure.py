@@ -25,3 +25,17 @@ def with_ai_disclosure(text: str, language: str = "en") -> str:
     if not text.strip() or discloses_ai(text):
         return text
     return AI_TAGS.get(language, AI_TAGS["en"]) + text
+
+
+# The first SMS a guest ever gets from the host says how to stop them (WP1, CTIA): in the
+# guest's language, unless the text already names the keyword.
+OPT_OUT_LINES = {"en": "Reply STOP to opt out.", "es": "Envie PARAR para cancelar."}
+_NAMES_OPT_OUT = re.compile(r"\b(?:STOP|PARAR|CANCELAR)\b")
+
+
+def with_opt_out_line(text: str, language: str = "en") -> str:
+    if not text.strip() or _NAMES_OPT_OUT.search(text):
+        return text
+    text = text.rstrip()
+    end = "" if text[-1] in ".!?" else "."
+    return f"{text}{end} {OPT_OUT_LINES.get(language, OPT_OUT_LINES['en'])}"

@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Update, bindparam, func, select, update
+from sqlalchemy.orm import Session
 
 from frontdesk.assistants.casino_host.storage.base import (
     StoreBase,
@@ -349,17 +350,7 @@ class OutboundStore(StoreBase):
         """For the gate: promotional messages sent since `since` (the local day's start), and
         when the first and the last message went to the guest."""
         with self._begin(read_only=True) as session:
-            sent = session.scalar(
-                select(func.count())
-                .select_from(OutboundRow)
-                .where(
-                    OutboundRow.casino_id == casino_id,
-                    OutboundRow.guest_uuid == guest_uuid,
-                    OutboundRow.status.in_(("sent", "delivered")),
-                    OutboundRow.kind.in_(("informational", "marketing")),
-                    OutboundRow.sent_at >= since,
-                )
-            )
+            sent = self._promotional_sent(session, casino_id, guest_uuid, since)
             sent_at = (
                 select(OutboundRow.sent_at)
                 .where(
@@ -371,4 +362,27 @@ class OutboundStore(StoreBase):
             )
             first = session.scalar(sent_at.order_by(OutboundRow.sent_at))
             last = session.scalar(sent_at.order_by(OutboundRow.sent_at.desc()))
-            return int(sent or 0), first, last
+            return sent, first, last
+
+    @public
+    def promotional_sent(self, casino_id: str, guest_uuid: str, since: datetime) -> int:
+        """Informational and marketing messages sent to the guest since `since` (the monthly
+        cap the host discloses)."""
+        with self._begin(read_only=True) as session:
+            return self._promotional_sent(session, casino_id, guest_uuid, since)
+
+    @staticmethod
+    def _promotional_sent(session: Session, casino_id: str, guest_uuid: str,
+                          since: datetime) -> int:  # fmt: skip
+        sent = session.scalar(
+            select(func.count())
+            .select_from(OutboundRow)
+            .where(
+                OutboundRow.casino_id == casino_id,
+                OutboundRow.guest_uuid == guest_uuid,
+                OutboundRow.status.in_(("sent", "delivered")),
+                OutboundRow.kind.in_(("informational", "marketing")),
+                OutboundRow.sent_at >= since,
+            )
+        )
+        return int(sent or 0)
