@@ -61,6 +61,31 @@ def test_a_broken_chain_exits_1_and_names_the_position(store: Store):
     assert json.loads(result.stdout)["broken_links"] == [0]
 
 
+def test_verify_chain_all_checks_every_guest_and_names_the_broken_ones(store: Store):
+    guests = []
+    for i, number in enumerate(("+18605550201", "+18605550202", "+18605550203")):
+        guest, _ = store.get_or_create_guest("mohegan_sun", number, now=NOW)
+        store.append_consent_event("mohegan_sun", guest, {"action": "opt_in", "n": i}, now=NOW)
+        guests.append(guest)
+    every = ["sms", "verify-chain", "--casino", "mohegan_sun", "--all"]
+    result = runner.invoke(app, every)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout.splitlines()[-1]) == {
+        "casino": "mohegan_sun", "chains": 3, "valid": True, "broken": 0}  # fmt: skip
+    with store.engine.begin() as conn:
+        conn.execute(text("DROP TRIGGER consent_events_no_update"))
+        conn.execute(text("""UPDATE consent_events SET payload = '{"action": "opt_out"}'
+                             WHERE guest_uuid = :g"""), {"g": guests[1]})  # fmt: skip
+    result = runner.invoke(app, every)
+    assert result.exit_code == 1
+    *broken, summary = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [row["guest_uuid"] for row in broken] == [guests[1]]
+    assert broken[0]["broken_links"] == [0] and "+1860" not in result.stdout
+    assert summary["broken"] == 1 and summary["chains"] == 3
+    both = runner.invoke(app, [*every, "--guest", PHONE])
+    assert both.exit_code == 2 and "--all" in both.output
+
+
 @pytest.mark.parametrize(
     ("guest", "message"),
     [("8605550177x", "E.164"), ("+18605550999", "no guest with that number")],

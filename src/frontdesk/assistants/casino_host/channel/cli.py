@@ -38,29 +38,49 @@ def _number(value: str) -> str:
 
 
 @app.command("verify-chain")
-def verify_chain(casino: CasinoOpt, guest: GuestOpt) -> None:
-    """Recompute the guest's consent hash chain: {valid, chain_length, broken_links,
-    latest_hash}. Exits 1 when the chain is broken."""
+def verify_chain(
+    casino: CasinoOpt,
+    guest: Annotated[
+        str | None, typer.Option("--guest", help="The guest's number, +1NXXNXXXXXX.")
+    ] = None,
+    every: Annotated[bool, typer.Option("--all", help="Every guest's chain.")] = False,
+) -> None:
+    """Recompute a guest's consent hash chain, or with --all every guest's of the casino:
+    {valid, chain_length, broken_links, latest_hash}; with --all, one line per broken chain
+    (by guest id, never a number) and a summary line. Exits 1 when a chain is broken."""
     from frontdesk.assistants.casino_host.storage import StorageError, Store
     from frontdesk.config import get_settings
     from frontdesk.errors import FrontdeskError
 
-    number = _number(guest)
+    if every == (guest is not None):
+        raise fail("give --guest NUMBER or --all", 2)
+    number = _number(guest) if guest is not None else None
     try:
         store = Store.from_settings(get_settings())
     except (FrontdeskError, StorageError) as exc:
         raise fail(str(exc), 2) from None
     try:
-        guest_uuid = store.find_guest(casino, number)
-        if guest_uuid is None:
-            raise fail(f"no guest with that number at casino '{casino}'", 2)
-        result = store.verify_consent_chain(casino, guest_uuid).as_dict()
+        if number is None:
+            results = {g: store.verify_consent_chain(casino, g).as_dict()
+                       for g in store.consent_chain_guests(casino)}  # fmt: skip
+        else:
+            guest_uuid = store.find_guest(casino, number)
+            if guest_uuid is None:
+                raise fail(f"no guest with that number at casino '{casino}'", 2)
+            results = {guest_uuid: store.verify_consent_chain(casino, guest_uuid).as_dict()}
     except StorageError as exc:
         raise fail(str(exc), 1) from None
     finally:
         store.close()
-    out.print(json.dumps(result))
-    if not result["valid"]:
+    broken = {g: result for g, result in results.items() if not result["valid"]}
+    if number is not None:
+        out.print(json.dumps(next(iter(results.values()))))
+    else:
+        for guest_uuid, result in broken.items():
+            out.print(json.dumps({"guest_uuid": guest_uuid, **result}))
+        out.print(json.dumps({"casino": casino, "chains": len(results), "valid": not broken,
+                              "broken": len(broken)}))  # fmt: skip
+    if broken:
         raise typer.Exit(1)
 
 

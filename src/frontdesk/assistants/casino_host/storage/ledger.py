@@ -158,6 +158,18 @@ class LedgerStore(StoreBase):
             return [_event(row) for row in rows]
 
     @public
+    def consent_chain_guests(self, casino_id: str) -> list[str]:
+        """Every guest of the casino with a consent chain, in a stable order."""
+        with self._begin(read_only=True) as session:
+            query = (
+                select(ConsentEventRow.guest_uuid)
+                .where(ConsentEventRow.casino_id == casino_id)
+                .distinct()
+                .order_by(ConsentEventRow.guest_uuid)
+            )
+            return list(session.scalars(query).all())
+
+    @public
     def consent_chain_length(self, casino_id: str, guest_uuid: str) -> int:
         with self._begin() as session:
             return int(
