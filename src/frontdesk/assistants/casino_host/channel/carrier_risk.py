@@ -1,6 +1,6 @@
 """How likely carriers are to filter an SMS as spam (WP1 item 46, T13), scored before sending.
 
-The seed's weights (L3501-3528): a URL 0.30, each ALL-CAPS word of two letters or more 0.10,
+The seed's weights (seed §3.7): a URL 0.30, each ALL-CAPS word of two letters or more 0.10,
 each "!" 0.05, a dollar amount 0.20, urgency words 0.15, the same text as one of the guest's
 last five outbound messages 0.40; capped at 1.0. Above 0.6 the text is reworded (the link goes,
 shouting is lowered, exclamations become full stops; words are never cut out of a sentence)

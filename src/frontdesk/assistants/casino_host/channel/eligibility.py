@@ -30,13 +30,13 @@ CampaignStatus = Literal["approved", "pending", "missing"]
 MESSAGE_TYPES: tuple[str, ...] = ("transactional", "informational", "marketing")
 
 QUIET_HOURS = (time(21, 0), time(8, 0))  # from, until (local)
-# Per-state sending windows that are stricter than the default (L3359).
+# Per-state sending windows that are stricter than the default (seed §3.3).
 STATE_QUIET_HOURS = {"FL": (time(20, 0), time(8, 0))}
 DAILY_CAP = 20  # item 28: non-transactional messages per guest per local day
 # What the host discloses ("Up to 8 msgs/month", HELP and the opt-in confirmation), enforced:
 # informational and marketing messages per guest per local calendar month.
 MONTHLY_CAP = 8
-FIRST_CONTACT_COOLDOWN = timedelta(hours=24)  # item 27, L4071
+FIRST_CONTACT_COOLDOWN = timedelta(hours=24)  # item 27, seed §3.19
 REASSIGNMENT_AGE = timedelta(days=90)  # C19: numbers are recycled after 90 days
 
 US_STATES = {

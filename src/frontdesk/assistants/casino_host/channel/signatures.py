@@ -9,7 +9,7 @@
   `twilio.request_validator.RequestValidator.validate` does.
 - The simulator: hex HMAC-SHA256 over `"{timestamp}.{raw body}"` (headers
   `x-simulator-signature`, `x-simulator-timestamp`), accepted under the primary or the
-  secondary key, so that a key can be rotated without refusing a message (L4156).
+  secondary key, so that a key can be rotated without refusing a message (seed §3.20).
 
 A failure raises `SignatureError` with the HTTP status the route answers (items 4, C1): 401 for
 a missing or wrong signature, 400 for a missing, malformed or stale timestamp. Comparisons are

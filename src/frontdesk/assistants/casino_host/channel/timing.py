@@ -1,9 +1,9 @@
 """How long the host "types" before an SMS goes out (WP1 item 33, C12, T12).
 
-The seed's profiles (L13701-13741): a base and a spread per kind of message, plus half a
+The seed's profiles (seed §9.21): a base and a spread per kind of message, plus half a
 second per 160 characters (at most one second), clamped to 1-3 s (seeds README: more than 3 s
 loses the guest, L64). The second SMS of a reply waits the `multi_segment` profile after the
-first. The kind is decided by rules, never the model (L13744-13776).
+first. The kind is decided by rules, never the model (seed §9.21).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The casino host's compliance gate (seed 001 §7.4, feature map WP2 items 6-12): deterministic
+"""The casino host's compliance gate (seed §7.4, feature map WP2 items 6-12): deterministic
 regex layers run on every inbound SMS before any model.
 
     >>> from frontdesk.assistants.casino_host.compliance import check

@@ -78,7 +78,7 @@ _OUTCOME: dict[str, Outcome] = {
     EMERGENCY: "safety",
     SELF_HARM: "safety",
 }
-# Guest escalations (convention X6, seed L11186-11191): SEV0/P0 is guest safety and BSA/AML;
+# Guest escalations (convention X6, seed §7.25.2): SEV0/P0 is guest safety and BSA/AML;
 # a gambling problem goes to a human host at once (P1, 30-minute acknowledgement); PII shared
 # by text needs a host for secure handling (P2). Injection, privacy and age do not escalate.
 _ESCALATION: dict[str, Severity] = {
@@ -89,7 +89,7 @@ _ESCALATION: dict[str, Severity] = {
     PII: "P2",
 }
 # Self-harm sets the permanent responsible-gaming flag too: no gaming incentive is ever sent
-# to a guest who said this (the seed files self-harm with problem gambling, L13504).
+# to a guest who said this (the seed files self-harm with problem gambling, seed §9.16).
 _SETS_RESPONSIBLE_GAMING = frozenset({RESPONSIBLE_GAMING, SELF_HARM})
 # A hit of the learned layer is named for its layer: "learned_responsible_gaming".
 LEARNED_PREFIX = "learned_"

@@ -1,4 +1,4 @@
-"""The seed's injection layer (seed 001 §7.4, layer 1): a guest's text that tries to change
+"""The seed's injection layer (seed §7.4, layer 1): a guest's text that tries to change
 what the host is or what it may do. Same rules as `patterns`: lower case, no accents, linear
 time."""
 
@@ -21,7 +21,7 @@ def _injection(pattern_id: str, language: str, source: str) -> Pattern:
 
 
 INJECTION_PATTERNS: tuple[Pattern, ...] = (
-    # Seed form plus an optional determiner ("ignore your previous instructions", seed L13557).
+    # Seed form plus an optional determiner ("ignore your previous instructions", seed §9.18).
     _injection(
         "inj_ignore",
         "en",

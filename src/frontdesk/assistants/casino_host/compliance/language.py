@@ -17,7 +17,7 @@ DEFAULT = "en"
 
 # English or Spanish from a message's words, for the gate's reply language and the profile
 # extractor's language signal (one pair of lists): function words and SMS staples common in
-# one language and rare in the other (the seed's Spanish indicators, L3690, among them);
+# one language and rare in the other (the seed's Spanish indicators, seed §3.13, among them);
 # words both use ("me", "no", "a", "son", "hotel", "casino") are left out on purpose. Matched
 # against accent-free, case-folded text.
 SPANISH_WORDS = frozenset(

@@ -1,4 +1,4 @@
-"""The seed's five deterministic layers (seed 001 §7.4, L9130-9540): 73 pattern ids, kept
+"""The seed's five deterministic layers (seed §7.4): 73 pattern ids, kept
 exactly, 16 of them Spanish (D8).
 
 Patterns are matched against `normalize_text` output (case-folded, accents removed, curly

@@ -1,4 +1,4 @@
-"""Sensitive numbers and secrets a guest texts us (feature map item 12; seed L13413, L13796):
+"""Sensitive numbers and secrets a guest texts us (feature map item 12; seed §9.13, §9.22):
 Social Security numbers, payment card numbers (13-19 digits passing the Luhn check) and
 passwords. Found here, masked for storage, reported to the gate as `pii_*` hits.
 

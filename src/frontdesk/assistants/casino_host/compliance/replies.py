@@ -1,8 +1,8 @@
 """The gate's own replies, English and Spanish (no model writes them).
 
-English texts are the seed's (L9202-9457, L13413, L13418, L13504) with two edits for the SMS
-style rules (L13451-13466): the privacy reply's "YOUR" is lower case (no all-caps words) and
-nothing has a line break or a URL. Spanish texts use "usted" (L13460) and leave out the
+English texts are the seed's (seed §7.4, §9.13, §9.16) with two edits for the SMS
+style rules (seed §9.15): the privacy reply's "YOUR" is lower case (no all-caps words) and
+nothing has a line break or a URL. Spanish texts use "usted" (seed §9.15) and leave out the
 accented vowels that force UCS-2 (á í ó ú; ñ and é are GSM-7), like the seed's own Spanish
 replies ("Linea", "recibiras"). Slots are filled with `string.Template.safe_substitute`.
 """
@@ -27,7 +27,7 @@ INJECTION_RESPONSE = {
 }
 
 # No offer, venue or activity in these (G3): the only category where the host does not try
-# to keep the conversation going (L13509).
+# to keep the conversation going (seed §9.16).
 RESPONSIBLE_GAMING_TEMPLATE = {
     "en": Template(
         "I hear you, and I want to make sure you get the right support. "
@@ -94,7 +94,7 @@ PII_REQUEST_RESPONSE = {
     ),
 }
 
-# The guest has sent one (pii_*): seed L13413.
+# The guest has sent one (pii_*): seed §9.13.
 PII_SHARED_RESPONSE = {
     "en": ("For your security, please don't share that over text. A host can help you securely."),
     "es": (
@@ -103,7 +103,7 @@ PII_SHARED_RESPONSE = {
     ),
 }
 
-# Seed L13418 plus the security notice the graph sends at the same time (G22).
+# Seed §9.13 plus the security notice the graph sends at the same time (G22).
 EMERGENCY_RESPONSE = {
     "en": (
         "If this is an emergency, please call 911 immediately. I'm an AI host and can't "
@@ -115,7 +115,7 @@ EMERGENCY_RESPONSE = {
     ),
 }
 
-# D27. The seed's line (L13504) gives only the gambling helpline; someone who may harm
+# D27. The seed's line (seed §9.16) gives only the gambling helpline; someone who may harm
 # themselves needs the crisis line (988 answers in Spanish too) and 911 for immediate danger.
 SELF_HARM_RESPONSE = {
     "en": Template(

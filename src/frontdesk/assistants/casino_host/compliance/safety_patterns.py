@@ -1,6 +1,5 @@
-"""Families the feature map adds to the seed's five layers: medical emergencies (item 12, seed
-L13418 and L13796) and self-harm (D27: the seed promises a deterministic self-harm check at
-L13504 but Layer 2 has none). Same rules as `patterns`: lower case, no accents, linear time.
+"""Families the feature map adds to the seed's five layers: medical emergencies (item 12, seed §9.13 and §9.22) and self-harm (D27: the seed promises a deterministic self-harm check at
+seed §9.16 but Layer 2 has none). Same rules as `patterns`: lower case, no accents, linear time.
 
 Figures of speech a host hears every day stay out: "I'm dying to try the steakhouse", "that
 show killed it", "the steak was to die for", "me muero de ganas". A self-harm pattern needs the

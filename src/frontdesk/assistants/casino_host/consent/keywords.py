@@ -39,7 +39,7 @@ START_WORDS = frozenset({"start", "unstop", "subscribe", "iniciar", "comenzar"})
 HELP_WORDS = frozenset({"help", "info", "ayuda", "informacion"})
 PRIVACY_WORDS = frozenset({"privacy", "privacidad"})
 DELETE_WORDS = frozenset({"delete", "borrar", "eliminar"})
-# Item 20 (L13338-13341); the seeds README also counts yes/si as START words.
+# Item 20 (seed §9.10.3); the seeds README also counts yes/si as START words.
 YES_WORDS = frozenset({"yes", "y", "yeah", "yep", "sure", "ok", "okay", "si"})
 
 _WORDS: tuple[tuple[frozenset[str], Keyword], ...] = (
@@ -59,7 +59,7 @@ SPANISH_WORDS = frozenset(
     }
 )  # fmt: skip
 
-# Item 13 (L4164-4167) on accent-stripped text, with part 1's phrases ("stop texting me" in an
+# Item 13 (seed §3.21) on accent-stripped text, with part 1's phrases ("stop texting me" in an
 # angry message, the seed's integration case #2).
 NATURAL_OPT_OUT = re.compile(
     r"\bplease\s+stop\s+texting\b|\bstop\s+(?:texting|messaging|sending|contacting)\b"

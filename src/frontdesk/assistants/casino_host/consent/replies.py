@@ -24,7 +24,7 @@ from frontdesk.assistants.casino_host.consent.keywords import (
 
 ConsentEvent = Literal["opt_out", "opt_in", "marketing_opt_in", "deletion_requested"]
 
-# Item 15 (L3757-3759) and the natural-language reply (L4179-4180); ES L13323.
+# Item 15 (seed §3.14) and the natural-language reply (seed §3.21); ES seed §9.10.2.
 STOPPED = {
     "en": "You've been unsubscribed from $casino messages. No more messages will be sent. "
     "Reply START to re-subscribe.",
@@ -36,12 +36,12 @@ STOPPED_IN_WORDS = {
     "es": "Entendido. Ya no recibira mensajes de $casino. Envie INICIAR para volver a "
     "suscribirse. Para ayuda, llame al $phone.",
 }
-# Item 16 (L11135-11142).
+# Item 16 (seed §7.24).
 ALREADY_STOPPED = {
     "en": "You're already unsubscribed from $casino messages. Reply START to re-subscribe.",
     "es": "Usted ya no recibe mensajes de $casino. Envie INICIAR para volver a suscribirse.",
 }
-# Item 17 (L9121-9122), one confirmation (C6).
+# Item 17 (seed §7.3), one confirmation (C6).
 STARTED = {
     "en": "Welcome back! You're re-subscribed to $casino messages. Reply STOP anytime to "
     "unsubscribe.",
@@ -55,7 +55,7 @@ SUBSCRIBED = {
     "es": "Gracias. Usted recibira ofertas de $casino por mensaje. Hasta 8 msjs/mes. Pueden "
     "aplicar tarifas. Envie PARAR para cancelar.",
 }
-# Item 18: L3761-3766 (C9), with the frequency of L3771.
+# Item 18: seed §3.14 (C9), with the frequency of seed §3.14.
 HELP = {
     "en": "This is Seven, the AI host for $casino. Text any question about dining, shows, or "
     "your account. Reply STOP to unsubscribe. For live support: $phone. Msg&Data rates may "

@@ -1,8 +1,8 @@
 """The casino host's words: the agents' instructions and every templated reply, EN and ES.
 
-Filled with `string.Template.safe_substitute` (seed L535): a guest's text that contains "$x"
+Filled with `string.Template.safe_substitute` (seed §1.6): a guest's text that contains "$x"
 or braces cannot break a template or reach into another variable. Spanish speaks "usted"
-(L13460, L13511).
+(seed §9.15, §9.16).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ def say(templates: dict[str, str], language: str, **values: Any) -> str:
 
 # -- templated replies (no model) ---------------------------------------------------------------
 
-# Item 14: the first contact discloses an AI host and says what it can do (L162).
+# Item 14: the first contact discloses an AI host and says what it can do (seed §1.2).
 GREETING_FIRST = {
     "en": "Hi, this is Seven, the AI host for $casino. I can help with dining, shows, the spa "
     "and your visit. May I have your name?",

@@ -27,7 +27,7 @@ AGENTS = (HOST_AGENT, DINING_AGENT, ENTERTAINMENT_AGENT, COMP_AGENT)
 KNOWN_NODES = frozenset({COMPLIANCE_GATE, ROUTER, GREETING, OFF_TOPIC, HANDOFF_ROUTER,
                          WHISPER_PLANNER, *AGENTS, VALIDATE, PERSONA_ENVELOPE, FALLBACK})  # fmt: skip
 
-# Below this the router's label is not trusted (seed L219-221: accuracy falls from 94 % to 61 %).
+# Below this the router's label is not trusted (seed §1.2: accuracy falls from 94 % to 61 %).
 MIN_ROUTER_CONFIDENCE = 0.3
 # D1 and the seeds README: validation may send a reply back to its agent once.
 MAX_RETRIES = 1

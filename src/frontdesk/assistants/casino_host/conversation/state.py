@@ -12,7 +12,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.messages import HumanMessage
 from langgraph.graph.message import add_messages
 
-# The seed's time format for the agents' prompts (L305).
+# The seed's time format for the agents' prompts (seed §1.3).
 CURRENT_TIME_FORMAT = "%A, %B %d, %Y %I:%M %p %Z"
 
 

@@ -1,4 +1,4 @@
-"""Offer verification (item 23, seed L10459-10590): every offer a reply makes must be one of
+"""Offer verification (item 23, seed §7.19): every offer a reply makes must be one of
 the casino's active promotions (valid_from <= today <= valid_until), matched by its text or
 its value within $0.01 (content/offers.py).
 

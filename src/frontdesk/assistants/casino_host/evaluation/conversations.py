@@ -1,7 +1,7 @@
 """Scoring of recorded casino-host conversations against `data/eval/conversations*.jsonl`.
 
 Pure: no model, no I/O beyond reading the JSONL. The graph (or a stub) plays each conversation and
-records one outcome per turn; each is scored on the seed's six dimensions (L11614-11623) against
+records one outcome per turn; each is scored on the seed's six dimensions (seed §8.8) against
 `THRESHOLDS`: factual (reply_contains/_excludes), extraction (per expected field), persona (style
 rules, <= 2 SMS each fitting one, model-written replies only), compliance (winning layer; no offer
 on a responsible-gaming, BSA/AML or self-harm turn), language (detected from the reply; the

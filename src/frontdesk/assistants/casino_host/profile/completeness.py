@@ -1,4 +1,4 @@
-"""Profile completeness (item 32, L12793-12817): Σ weight × confidence over ten groups.
+"""Profile completeness (item 32, seed §9.3): Σ weight × confidence over ten groups.
 
 Reading of the seed where it is loose:
 - A group counts once. When several fields fill it (dining has four) the group takes the best

@@ -1,4 +1,4 @@
-"""Consent grants per scope and their revocation (item 31, L2962-3112; scopes X5; D17).
+"""Consent grants per scope and their revocation (item 31, seed §2.14; scopes X5; D17).
 
 A grant is an auditable consent event: which scope, how it was given, the hash of the text the
 guest agreed to, and which profile fields it covers. Every written field points at the grant
@@ -6,7 +6,7 @@ that authorises it (`consent_ref`). Revoking marks the grant revoked and the fie
 the values stay for the legal trail (CCPA's 45-day window, comp audits) but never reach a
 prompt, a completeness score, an offer decision or a marketing list again.
 
-personalization and cross_session are implied by the guest's engagement (L13392-13395), so the
+personalization and cross_session are implied by the guest's engagement (seed §9.12), so the
 first write in those scopes creates an implied grant. marketing, analytics and third_party need
 an explicit `grant(...)`. Once a scope has been revoked nothing is implied again: only a new
 explicit grant reopens it.
@@ -267,7 +267,7 @@ def revoke_consent(
 def revoke_grant(
     profile: GuestProfile, consent_ref: str, reason: str, now: datetime
 ) -> RevocationResult:
-    """Revoke one grant (the seed's `revoke_consent`, L2962): only fields linked to it are
+    """Revoke one grant (the seed's `revoke_consent`, seed §2.14): only fields linked to it are
     withdrawn, other grants of the same scope stay."""
     require_aware(now)
     record = profile.consent_grants.get(consent_ref)
@@ -282,7 +282,7 @@ def revoke_grant(
 
 def marketing_fields(profile: GuestProfile) -> dict[str, Any]:
     """Values usable for marketing (D17): scope=marketing only, consented, not withdrawn.
-    third_party ("sharing" at L2519) is not a licence to market."""
+    third_party ("sharing" at seed §2.8) is not a licence to market."""
     return {
         path: stored.value
         for path, stored in profile.fields.items()

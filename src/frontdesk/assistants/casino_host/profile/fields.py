@@ -1,8 +1,8 @@
 """The one guest-profile field registry (feature map D19).
 
 Every profile fact has one canonical dotted path (item 28's sections). The seed names the same
-fact differently in three places (agent extraction targets L457-460, the reciprocity table
-L13145-13151, the profile schema L1820-1860); those names are aliases here, so the extractor,
+fact differently in three places (agent extraction targets seed §1.6, the reciprocity table
+seed §9.7, the profile schema seed §2.1); those names are aliases here, so the extractor,
 the planner, the completeness score and the consent grants all speak in canonical paths.
 
 A `FieldSpec` also says which consent scope (X5) a fact is collected under by default, which
@@ -22,7 +22,7 @@ CONSENT_SCOPES: tuple[ConsentScope, ...] = (
     "cross_session",
     "third_party",
 )
-# L2512 calls third-party sharing "sharing"; X5 renames it, old documents still say it.
+# seed §2.8 calls third-party sharing "sharing"; X5 renames it, old documents still say it.
 SCOPE_ALIASES: dict[str, ConsentScope] = {"sharing": "third_party"}
 
 Source = Literal[
@@ -47,7 +47,7 @@ SOURCES: tuple[str, ...] = tuple(SOURCE_CONFIDENCE_RANGES)
 
 Agent = Literal["host_agent", "dining_agent", "entertainment_agent", "comp_agent"]
 
-# Item 32 / L12793-12817. Each group's weight counts once, whatever number of fields fills it.
+# Item 32 / seed §9.3. Each group's weight counts once, whatever number of fields fills it.
 COMPLETENESS_WEIGHTS: dict[str, float] = {
     "name": 0.15,
     "visit_date": 0.15,
@@ -101,7 +101,7 @@ _ROWS: tuple[tuple, ...] = (
     ("core_identity.name", "text", "name", "name", _HOST, _P, "identity",
      ("name", "first_name", "guest_name")),
     ("core_identity.full_name", "text", None, None, None, _P, "identity", ("full_name",)),
-    # Email is given for deals (L1797: marketing scope, incentive_exchange source).
+    # Email is given for deals (seed §2.1: marketing scope, incentive_exchange source).
     ("core_identity.email", "text", "email", None, _COMP, _M, "email_campaigns",
      ("email", "email_address")),
     ("core_identity.language", "text", "language", None, None, _P, "identity",
@@ -118,7 +118,7 @@ _ROWS: tuple[tuple, ...] = (
     # (item 17) from "need a kids menu?"-style context, never asked for.
     ("visit_context.kids_ages", "list", "companion_details", "companions", _DINING, _P,
      "companions", ("kids_ages", "children_ages")),
-    # "First visit?" rides along with the visit date (L13149); comp_agent targets it too.
+    # "First visit?" rides along with the visit date (seed §9.7); comp_agent targets it too.
     ("visit_context.visit_frequency", "text", None, "visit_date", _COMP, _P, "visit_planning",
      ("visit_frequency",)),
     ("visit_context.visit_history", "records", None, None, None, _P, "visit_history",

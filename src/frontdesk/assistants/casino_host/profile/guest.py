@@ -207,7 +207,7 @@ class GuestProfile:
         targets: list[str] | tuple[str, ...] | None = None,
     ) -> dict[str, WriteResult]:
         """Write an extractor's `{path: (value, confidence, source)}`. With `targets` (the
-        planner's extraction_targets) only those fields are written (L13178). A model's output
+        planner's extraction_targets) only those fields are written (seed §9.7). A model's output
         is untrusted: an unknown field name or source is reported, not raised."""
         allowed = None if targets is None else {resolve(t) for t in targets}
         results: dict[str, WriteResult] = {}
@@ -255,7 +255,7 @@ class GuestProfile:
         return sorted(path for path, stored in self.fields.items() if stored.needs_review)
 
     def mark_responsible_gaming(self, now: datetime) -> None:
-        """Permanent (L13677): there is deliberately no way to clear it."""
+        """Permanent (seed §9.20): there is deliberately no way to clear it."""
         if not self.responsible_gaming_triggered:
             self.responsible_gaming_triggered = True
             self.responsible_gaming_triggered_at = require_aware(now)

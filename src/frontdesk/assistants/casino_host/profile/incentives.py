@@ -1,4 +1,4 @@
-"""Incentive tiers (item 34, L13117-13120) and offer rules (item 35; D13, D14, D15).
+"""Incentive tiers (item 34, seed §9.6) and offer rules (item 35; D13, D14, D15).
 
 `decide_incentive` refuses outright when a rule forbids any offer now (one per arc, too few
 exchanges, rejection cool-off, escalation pause, readiness). Otherwise it walks the tiers from
@@ -8,7 +8,7 @@ incentive after a responsible-gaming trigger, the weekly cap (D14: VIP is unreac
 casino raises the cap above its value), the NJ 24 h cooling-off for VIP offers over $100.
 
 Copy welcomes, it never grades the guest (D15): "We'd love to welcome you with ...", and a
-redemption instruction always comes with an offer (L13126).
+redemption instruction always comes with an offer (seed §9.6).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ class IncentivePolicy:
     rejection_cooloff_messages: int = 5
     min_dining_replies: int = 2
     create_offer_readiness: float = 0.8  # D13: create_offer needs readiness above this
-    # L13585 / L13608: NJ's 24 h cooling-off between marketing consent and a VIP offer > $100.
+    # seed §9.19 / seed §9.20: NJ's 24 h cooling-off between marketing consent and a VIP offer > $100.
     cooling_off_hours: Mapping[str, int] = field(default_factory=lambda: {"NJ": 24})
     cooling_off_above_usd: float = 100.0
 

@@ -1,4 +1,4 @@
-"""Conversation phases (item 36, L13013-13106) as pure functions, with D23's split:
+"""Conversation phases (item 36, seed §9.5.1) as pure functions, with D23's split:
 
 - `advance_phase` runs on each guest message and handles the message-driven transitions.
 - `sweep` runs on a schedule and handles the timed ones, because per-message code never sees
@@ -56,7 +56,7 @@ DISCOVERY_READINESS = 0.5
 DISCOVERY_FALLBACK = 7
 
 # "Preference fields" of the discovery→offer rule: dining, entertainment, gaming, occasions,
-# companions (L13022). Counted per field, so dietary + cuisine + interests is 3.
+# companions (seed §9.5.1). Counted per field, so dietary + cuisine + interests is 3.
 PREFERENCE_GROUPS: frozenset[str] = frozenset(
     {
         "dining_preferences",
@@ -203,7 +203,7 @@ def sweep(
 def campaign_reengagement_allowed(
     phase: str, phase_entered_at: datetime | None, now: datetime
 ) -> bool:
-    """A dormant guest may get a re-engagement campaign after 7 days dormant (L13025)."""
+    """A dormant guest may get a re-engagement campaign after 7 days dormant (seed §9.5.1)."""
     require_aware(now)
     return (
         phase == "dormant"

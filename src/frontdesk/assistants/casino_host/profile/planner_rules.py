@@ -1,10 +1,10 @@
 """The whisper planner's rules (items 20-21, 33): what to explore next, what to listen for, how
 ready the guest is for an offer. Pure; a model-backed planner may refine the plan, and when it
-fails the graph can fall back to this one (or to None, L1373-1392).
+fails the graph can fall back to this one (or to None, seed §1.13).
 
-Order (item 33, L12779-12788): name, visit_date, party_size, dining, entertainment, gaming,
-occasions, companions. First contact asks the name (L1430). Otherwise the guest's own topic
-wins when it still has something to learn (guest intent first, L1436). Gaming waits until
+Order (item 33, seed §9.3): name, visit_date, party_size, dining, entertainment, gaming,
+occasions, companions. First contact asks the name (seed §1.13). Otherwise the guest's own topic
+wins when it still has something to learn (guest intent first, seed §1.13). Gaming waits until
 rapport is established (the conversation has reached discovery) and never follows a
 responsible-gaming trigger. Companions are never asked about: their fields are listened for
 while dining, entertainment, party size or occasions are discussed.
@@ -41,8 +41,8 @@ GAMING_PHASES = frozenset({"discovery", "offer", "post_visit"})  # rapport estab
 OFFER_PHASES = frozenset({"discovery", "offer"})
 COMPANION_CONTEXT_TOPICS = frozenset({"party_size", "dining", "entertainment", "occasions"})
 NOTE_LIMIT = 200
-OFFER_READY = 0.8  # only the planner lifts readiness above this, the comp handoff gate (L1443)
-HISTORY_LIMIT = 20  # the planner reads the last 20 messages (L570)
+OFFER_READY = 0.8  # only the planner lifts readiness above this, the comp handoff gate (seed §1.13)
+HISTORY_LIMIT = 20  # the planner reads the last 20 messages (seed §1.7)
 
 INTENT_TERMS: Mapping[str, tuple[str, ...]] = {
     "dining": ("dinner", "lunch", "breakfast", "brunch", "restaurant", "eat", "food", "steak",
@@ -128,7 +128,7 @@ def _turn(message: Any) -> tuple[str, str]:
 
 def offer_readiness(completeness: float, substantive_messages: int, sentiment: str) -> float:
     """Half how well we know the guest, half how engaged they are. Under 3 substantive
-    exchanges it stays at or below 0.3 (L13675); a negative guest is not offered anything."""
+    exchanges it stays at or below 0.3 (seed §9.20); a negative guest is not offered anything."""
     warmth = {"positive": 1.0, "neutral": 0.85, "cautious": 0.5, "negative": 0.0}[sentiment]
     engagement = min(1.0, substantive_messages / 6) * warmth
     score = 0.5 * completeness + 0.5 * engagement
@@ -190,7 +190,7 @@ def plan_next(
     reciprocity_enabled: bool = True,
 ) -> WhisperPlan:
     """The plan for the speaking agent's next reply. `reciprocity_enabled=False` is the A/B arm
-    that asks directly (L13436-13443)."""
+    that asks directly (seed §9.14)."""
     require_aware(now)
     turns = [_turn(message) for message in list(recent_messages)[-HISTORY_LIMIT:]]
     guest_texts = [text for role, text in turns if role == "guest"]

@@ -25,13 +25,13 @@ from frontdesk.assistants.casino_host.profile.fields import (
     normalise_scope,
 )
 
-WRITE_THRESHOLD = 0.5  # L13180: the extractor writes a field only when confidence > 0.5
-PROMPT_THRESHOLD = 0.40  # L1943: below this a field is unreliable and kept out of prompts
+WRITE_THRESHOLD = 0.5  # seed §9.7: the extractor writes a field only when confidence > 0.5
+PROMPT_THRESHOLD = 0.40  # seed §2.2: below this a field is unreliable and kept out of prompts
 CONFIRM_BOOST = 0.15
 CONTRADICT_PENALTY = 0.30
 DECAY_FACTOR = 0.90
 DECAY_AFTER = timedelta(days=90)
-# L12812 counts a present value with no confidence at 0.5; such a value is read as 'inferred'.
+# seed §9.3 counts a present value with no confidence at 0.5; such a value is read as 'inferred'.
 UNSCORED_CONFIDENCE = 0.5
 
 ConsentStatus = Literal["active", "withdrawn"]
@@ -85,7 +85,7 @@ class ProfileField:
         return self.consent_status == "withdrawn"
 
     def withdraw(self, now: datetime) -> bool:
-        """Mark consent withdrawn; the value stays for the audit trail (L2988-2993)."""
+        """Mark consent withdrawn; the value stays for the audit trail (seed §2.14)."""
         if self.withdrawn:
             return False
         self.consent_status = "withdrawn"
@@ -117,7 +117,7 @@ class ProfileField:
         self.decay_steps_applied = due
         return True
 
-    # --- confirmation and contradiction (L1940-1943) ---------------------------------------
+    # --- confirmation and contradiction (seed §2.2) ---------------------------------------
     def confirm(self, now: datetime) -> float:
         """A second source agrees: +0.15, capped at 1.0, and the decay clock restarts."""
         self.apply_decay(now)
@@ -164,7 +164,7 @@ class ProfileField:
     @classmethod
     def from_dict(cls, raw: Any, *, default_time: datetime | None = None) -> ProfileField:
         """Read a stored field. A bare value, or a dict without a confidence, is a value nobody
-        scored: it is read at 0.5 as 'inferred' (the seed's completeness default, L12812).
+        scored: it is read at 0.5 as 'inferred' (the seed's completeness default, seed §9.3).
         Unknown keys are kept in `extra` so a newer writer's data survives an older reader."""
         if not isinstance(raw, dict) or "value" not in raw:
             raw = {"value": raw}

@@ -12,7 +12,7 @@ from typing import Literal
 
 Sentiment = Literal["positive", "neutral", "cautious", "negative"]
 
-# "not just 'ok', 'yes', 'sure'" (L13020): replies that carry no content of their own.
+# "not just 'ok', 'yes', 'sure'" (seed §9.5.1): replies that carry no content of their own.
 MINIMAL_WORDS = frozenset((
     "ok", "okay", "k", "kk", "yes", "yeah", "yep", "yup", "ya", "sure", "fine", "cool", "nice",
     "great", "thanks", "thank", "you", "thx", "ty", "lol", "haha", "hah", "hi", "hey", "hello",
@@ -80,7 +80,7 @@ def estimate_sentiment(text: str) -> Sentiment:
     if any(" " in term and _has(plain, term) for term in POSITIVE_TERMS):
         return "positive"
     if not is_substantive(text):
-        return "cautious"  # brief replies read as guarded (L12860)
+        return "cautious"  # brief replies read as guarded (seed §9.4)
     return "neutral"
 
 
@@ -93,6 +93,6 @@ def message_rapport(text: str) -> float:
 
 def rapport_score(guest_texts: Sequence[str]) -> float:
     """Mean rapport of the last 3 guest messages; missing messages count 0, because rapport
-    takes three messages to show (L13021)."""
+    takes three messages to show (seed §9.5.1)."""
     recent = list(guest_texts)[-RAPPORT_WINDOW:]
     return round(sum(message_rapport(text) for text in recent) / RAPPORT_WINDOW, 4)

@@ -1,8 +1,8 @@
-"""After-model reply filters: promotional compliance (WP2 item 19, seed L1137-1168).
+"""After-model reply filters: promotional compliance (WP2 item 19, seed §1.12).
 
 Two checks on every agent reply, in this order:
 1. Gaming-outcome promises, for every agent: the whole reply becomes
-   SAFE_GAMING_LANGUAGE_FALLBACK ("regulatory violation in all US jurisdictions", L1166).
+   SAFE_GAMING_LANGUAGE_FALLBACK ("regulatory violation in all US jurisdictions", seed §1.12).
 2. Comp language from any agent but comp_agent: the offer phrase becomes "a special offer",
    since only comp_agent may state an offer (it is the one that checked the guest's
    eligibility); a hallucinated "$25 credit" from the dining agent would be a promise the
@@ -11,7 +11,7 @@ Two checks on every agent reply, in this order:
 Decisions where the seed is silent or loose:
 - The seed never defines SAFE_GAMING_LANGUAGE_FALLBACK; the texts below are ours. They pass
   the style rules and fit one GSM-7 SMS in both languages (the Spanish one avoids á í ó ú).
-- What is replaced is an offer phrase, as in the seed's rewrite pattern (L1161): a dollar
+- What is replaced is an offer phrase, as in the seed's rewrite pattern (seed §1.12): a dollar
   amount with its comp noun ("$25 credit", "$20 in free play", "$10 off"), an amount after an
   offer verb ("enjoy $25"), "complimentary", "free play"/"freeplay", and their Spanish forms
   ("crédito de $25", "juego gratis", "de cortesía"). A bare price ("entrées from $25") is

@@ -1,12 +1,12 @@
 """SMS character encoding: the GSM 03.38 alphabet, UCS-2 fallback and segment counting.
 
 An SMS is encoded GSM-7 when every character is in the GSM 03.38 default alphabet (basic table
-plus extension table), otherwise UCS-2. The seed's two sketches (L3400-3410, L13472-13474) are
+plus extension table), otherwise UCS-2. The seed's two sketches (seed §3.5, §9.15) are
 both wrong about the alphabet (one lacks £ ñ é ü à Ñ, the other admits all of Latin-1); the
 README settles it: the real tables, with ñ é ü à basic, á í ó ú not, and the extension
 characters counting two units (escape + code).
 
-Limits (seed L3420-3430): one segment holds 160 GSM-7 units or 70 UCS-2 units; a concatenated
+Limits (seed §3.5): one segment holds 160 GSM-7 units or 70 UCS-2 units; a concatenated
 message loses room to its header and holds 153 / 67 units per segment.
 """
 
@@ -60,7 +60,7 @@ GSM7_CHARS = GSM7_BASIC_CHARS | GSM7_EXTENSION_CHARS
 # Characters a model (or a word processor) writes where a GSM-7 character means the same.
 # One of them in an English reply would switch the whole SMS to UCS-2 and cut its room from
 # 160 to 70 units, so split_sms folds them before counting. Accented Spanish letters are not
-# folded: they change the spelling, and the seed accepts 2 UCS-2 SMS for Spanish (L13489).
+# folded: they change the spelling, and the seed accepts 2 UCS-2 SMS for Spanish (seed §9.15).
 # The ellipsis "…" is not folded either: it is a style breach that apply_style removes.
 LOOKALIKES = {
     "\u2018": "'",  # left single quotation mark
@@ -164,7 +164,7 @@ def segments_needed(text: str) -> int:
 
 
 def classify_encoding(text: str) -> tuple[Encoding, int]:
-    """(encoding, segments) in one call, the shape of the seed's classify_encoding (L3410)."""
+    """(encoding, segments) in one call, the shape of the seed's classify_encoding (seed §3.5)."""
     return encoding_of(text), segments_needed(text)
 
 

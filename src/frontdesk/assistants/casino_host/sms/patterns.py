@@ -7,7 +7,7 @@ import unicodedata
 
 # Upper-case words that stay upper-case. Acronyms a guest reads as such, the time of day, and
 # the keywords a guest is told to text back: carriers and the CTIA expect "Reply STOP", and the
-# seed's own first messages say "Reply YES" and "Text MENU" (L12752-12770, L13455). The WP1
+# seed's own first messages say "Reply YES" and "Text MENU" (seed §9.2, §9.15). The WP1
 # keyword sets (items 11, 12, 19) are all here. A casino adds its own (brand names) per call.
 DEFAULT_KEEP_CAPS = frozenset(
     {
@@ -55,7 +55,7 @@ EMOJI = re.compile(
 # ("8PM" is a time, not a shouted word).
 WORD = re.compile(r"(?<![\w'’-])[^\W\d_]+(?:['’-][^\W\d_]+)*(?![\w'’-])")
 
-# Numbers as digits (seed L13455: "4 guests at 7pm" not "four guests at seven"). Only where a
+# Numbers as digits (seed §9.15: "4 guests at 7pm" not "four guests at seven"). Only where a
 # number word surely counts something: before a counted noun or a time of day, or right after
 # "at" / "a las" at the end of a clause. Not "one of", not "no one", not "Seven" (the persona's
 # name), not Spanish "un/una" ("una mesa" means "a table").

@@ -1,7 +1,7 @@
 """The persona envelope's deterministic rules (WP2 item 24): sanitize, then style.
 
-sanitize() follows the seed's sanitize_llm_output (L9731-9739). apply_style() enforces the SMS
-style guide (L13449-13466) without a model call and says what it changed; violations() checks
+sanitize() follows the seed's sanitize_llm_output (seed §7.8). apply_style() enforces the SMS
+style guide (seed §9.15) without a model call and says what it changed; violations() checks
 a text against the same rules without changing it, so apply_style's output has none.
 
 Decisions where the seed is silent (one rule per step, in the order they run):
@@ -36,7 +36,7 @@ from frontdesk.assistants.casino_host.sms.segment import split_sentences
 _PROMPT_LEAK = re.compile(r"(?i)system\s*(?:message|prompt)\s*:")
 # A speaker label the model wrote before its reply ("Seven: Hi!").
 _ROLE_LABEL = re.compile(r"(?i)^\s*(?:assistant|ai|bot|seven|host|system)\s*:\s*")
-# A labelled state dump ("plan: {...}", seed L9736), or any brace group: no reply to a guest
+# A labelled state dump ("plan: {...}", seed §7.8), or any brace group: no reply to a guest
 # holds braces, and an unfilled "{guest_name}" placeholder is a leak as well.
 _STATE_GROUP = re.compile(r"(?i)(?:\b(?:whisper|plan|state|config)\s*:\s*)?\{[^{}]*\}")
 _MARKDOWN_LINK = re.compile(r"\[([^\[\]\n]+)\]\(\s*[^()\s]*\s*\)")
@@ -44,7 +44,7 @@ _MARKDOWN_CHARS = re.compile(r"[*_#`]")
 
 
 def sanitize(text: str) -> str:
-    """Strip leaked prompt labels, state dumps and markdown (seed L9731-9739)."""
+    """Strip leaked prompt labels, state dumps and markdown (seed §7.8)."""
     cleaned = _PROMPT_LEAK.sub("", text)
     cleaned = _ROLE_LABEL.sub("", cleaned)
     cleaned = _MARKDOWN_LINK.sub(r"\1", cleaned)
@@ -61,7 +61,7 @@ def sanitize(text: str) -> str:
 @dataclass(frozen=True)
 class StyledReply:
     """The styled text, what was changed, and how many SMS it may take (1 for a first
-    message, which must fit one SMS, seed L12746; else 2, L13451)."""
+    message, which must fit one SMS, seed §9.2; else 2, seed §9.15)."""
 
     text: str
     changes: tuple[Change, ...]

@@ -1,20 +1,19 @@
-"""Cut a reply into the SMS that will be sent (WP1 item 32, seed L3432-3465, L13451, L13489).
+"""Cut a reply into the SMS that will be sent (WP1 item 32, seed §3.5, §9.15).
 
 The parts are separate SMS, each a single unconcatenated message of at most 160 GSM-7 or
 70 UCS-2 units in its own encoding, not the 153/67-unit parts of one concatenated message:
 - the feature map reads the seed as "max 2 separate SMS each ≤160 GSM-7 units or ≤70 UCS-2"
-  (item 32) and sends the second one after a multi_segment delay (item 33, L13780), which only
+  (item 32) and sends the second one after a multi_segment delay (item 33, seed §9.21), which only
   separate messages can have;
 - each part then bills as one segment and reads as a whole on any handset, including those
   that show concatenated parts one by one or out of order;
 - each part is encoded on its own, so an English first SMS keeps its 160 units even when the
   second one holds an accented word.
 
-Cuts prefer sentence ends past 40% of the part's limit, else word boundaries (seed
-L3432-3465); a single word longer than an SMS is cut hard as a last resort. Cuts fall between
+Cuts prefer sentence ends past 40% of the part's limit, else word boundaries (seed §3.5); a single word longer than an SMS is cut hard as a last resort. Cuts fall between
 characters, so an extension character's escape pair is never separated. When the text cannot
 fit in `max_parts`, whole sentences are dropped from the end, except a closing question, which
-stays; nothing is ever appended (no "..." or "…", seed L13463): the parts hold only the text's
+stays; nothing is ever appended (no "..." or "…", seed §9.15): the parts hold only the text's
 own characters.
 """
 
@@ -147,7 +146,7 @@ def _pack(text: str, max_parts: int, prefer_sentences: bool) -> tuple[list[str],
 def _shortenings(body: str) -> list[str]:
     """Shorter texts made of whole sentences, most content first: the leading sentences plus
     the closing question when the text ends with one (the question is what the guest answers,
-    seed L12739 "shares first, asks second"), then the leading sentences alone."""
+    seed §9.1 "shares first, asks second"), then the leading sentences alone."""
     sentences = split_sentences(body)
     leading = [" ".join(sentences[:count]) for count in range(len(sentences) - 1, 0, -1)]
     last = sentences[-1] if sentences else ""

@@ -37,7 +37,7 @@ from frontdesk.assistants.casino_host.storage.records import (
 )
 from frontdesk.assistants.casino_host.storage.tables import ConversationRow, MessageRow
 
-SESSION_IDLE_LIMIT = timedelta(hours=48)  # item 43, L1958
+SESSION_IDLE_LIMIT = timedelta(hours=48)  # item 43, seed §2.3
 OPEN_ATTEMPTS = 3
 
 # A turn's statements, built once (`execute`).

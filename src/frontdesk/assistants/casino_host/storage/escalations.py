@@ -40,7 +40,7 @@ from frontdesk.assistants.casino_host.storage.tables import (
     MessageRow,
 )
 
-BOT_PAUSE = timedelta(minutes=30)  # L9871
+BOT_PAUSE = timedelta(minutes=30)  # seed §7.10
 EXCERPT_MESSAGES = 6  # the last 3 turns (item 38)
 PHONE_MASK = "[phone]"
 

@@ -56,7 +56,7 @@ def _bytes(secret: str | bytes) -> bytes:
 
 
 def require_e164(e164: str) -> str:
-    """The number as given, if it is E.164. Normalising is the webhook's job (L3175): hashing a
+    """The number as given, if it is E.164. Normalising is the webhook's job (seed §2.15): hashing a
     number in two spellings would split one guest in two."""
     if not isinstance(e164, str) or not E164.match(e164):
         raise ValueError("phone number must be E.164, like +12035551234")

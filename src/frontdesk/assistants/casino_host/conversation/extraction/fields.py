@@ -20,7 +20,7 @@ CONTEXTUAL: Source = "contextual_extraction"
 SOURCE_BANDS: dict[str, tuple[float, float]] = {
     source: SOURCE_CONFIDENCE_RANGES[source] for source in (SELF_REPORTED, CONTEXTUAL)
 }  # type: ignore[misc]
-# Only fields above this are written (seed L13180).
+# Only fields above this are written (seed §9.7).
 MIN_CONFIDENCE = 0.5
 
 # Confidence presets, named by how the value was stated.
@@ -74,7 +74,7 @@ LIST_PATHS = frozenset(
     {DIETARY, CUISINE, INTERESTS, ACCESSIBILITY, GAMES, SPA_TREATMENTS, COMPANIONS}
 )
 
-# Seed field names (L457-460, L13145-13151) accepted as targets. The profile registry owns the
+# Seed field names (seed §1.6, §9.7) accepted as targets. The profile registry owns the
 # full alias table (D19); this is the subset the whisper planner is documented to emit.
 # Registry fields this extractor fills through another path: a child's age is a companion
 # entry ({"relationship": "child", "age": 7}), a date the guest prefers is the visit date.
