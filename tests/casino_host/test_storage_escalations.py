@@ -234,6 +234,7 @@ def _call_arguments() -> dict[str, dict]:
         "outbound_for": {},
         "sending_history": {"guest_uuid": g, "since": NOW},
         "promotional_sent": {"guest_uuid": g, "since": NOW},
+        "consent_chain_guests": {},
         "guest_messages": {"guest_uuid": g},
     }
 
