@@ -115,3 +115,10 @@ def parts(root: Path) -> set[str]:
 def long_modules(root: Path, limit: int = 400) -> dict[str, int]:
     lines = {str(p.relative_to(root)): len(p.read_text().splitlines()) for p in root.rglob("*.py")}
     return {name: n for name, n in lines.items() if n > limit}
+
+
+def write_module(root: Path, relative: str, text: str) -> None:
+    """A module of a made-up tree, for the rule check's own tests."""
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)

@@ -53,22 +53,18 @@ def test_no_module_is_too_long_to_read():
     assert layering.long_modules(ROOT) == {}
 
 
-def _write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-
-
 @pytest.fixture
 def fake_analyst(tmp_path):
     """A minimal analyst-shaped tree whose parts follow the rules."""
     root = tmp_path / "analyst"
     for name in ("__init__.py", "service.py", "state.py", "prompts.py"):
-        _write(root, name, '"""x"""\n')
+        layering.write_module(root, name, '"""x"""\n')
     for part in ALLOWED:
-        _write(root, f"{part}/__init__.py", '"""x"""\n')
-    _write(root, "sql/check.py", f"from {PACKAGE}.joins.graph import Relationship\n")
-    _write(root, "sql_agent/nodes.py", f"from {PACKAGE} import prompts\nfrom ..sql import check\n")
+        layering.write_module(root, f"{part}/__init__.py", '"""x"""\n')
+    layering.write_module(root, "sql/check.py", f"from {PACKAGE}.joins.graph import Relationship\n")
+    layering.write_module(
+        root, "sql_agent/nodes.py", f"from {PACKAGE} import prompts\nfrom ..sql import check\n"
+    )
     return root
 
 
@@ -97,21 +93,21 @@ def test_the_rule_check_passes_a_tree_that_follows_the_rules(fake_analyst):
 def test_the_rule_check_catches_an_import_against_the_direction(
     fake_analyst, relative, text, expected
 ):
-    _write(fake_analyst, relative, text)
+    layering.write_module(fake_analyst, relative, text)
     found = violations(fake_analyst, PACKAGE)
     assert len(found) == 1 and found[0].startswith(relative) and f"({expected})" in found[0]
 
 
 def test_the_rule_check_catches_a_shared_module_importing_the_agent_at_run_time(fake_analyst):
     type_only = "if TYPE_CHECKING:\n    from .sql_agent import toolkit\n"
-    _write(fake_analyst, "state.py", type_only)
+    layering.write_module(fake_analyst, "state.py", type_only)
     assert violations(fake_analyst, PACKAGE) == []
-    _write(fake_analyst, "state.py", "from .sql_agent import toolkit\n")
+    layering.write_module(fake_analyst, "state.py", "from .sql_agent import toolkit\n")
     expected = f"state.py: imports {PACKAGE}.sql_agent.toolkit at run time"
     assert violations(fake_analyst, PACKAGE) == [expected]
 
 
 def test_the_rule_check_wants_a_rule_for_every_new_part(fake_analyst):
-    _write(fake_analyst, "cache/__init__.py", '"""x"""\n')
+    layering.write_module(fake_analyst, "cache/__init__.py", '"""x"""\n')
     expected = "cache/__init__.py: part 'cache' has no rule in ALLOWED"
     assert violations(fake_analyst, PACKAGE) == [expected]

@@ -63,22 +63,20 @@ def test_no_module_is_too_long_to_read():
     assert layering.long_modules(ROOT) == {}
 
 
-def _write(root: Path, relative: str, text: str) -> None:
-    path = root / relative
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-
-
 @pytest.fixture
 def fake_host(tmp_path):
     """A minimal casino-host-shaped tree whose layers follow the rules."""
     root = tmp_path / "casino_host"
     for name in TOP_LEVEL:
-        _write(root, f"{name}.py", '"""x"""\n')
+        layering.write_module(root, f"{name}.py", '"""x"""\n')
     for part in ALLOWED:
-        _write(root, f"{part}/__init__.py", '"""x"""\n')
-    _write(root, "channel/gateway.py", f"from {PACKAGE}.consent.records import DeliveryClaim\n")
-    _write(root, "records/turns.py", "from ..conversation.windowing import is_summary\n")
+        layering.write_module(root, f"{part}/__init__.py", '"""x"""\n')
+    layering.write_module(
+        root, "channel/gateway.py", f"from {PACKAGE}.consent.records import DeliveryClaim\n"
+    )
+    layering.write_module(
+        root, "records/turns.py", "from ..conversation.windowing import is_summary\n"
+    )
     return root
 
 
@@ -105,13 +103,15 @@ def test_the_rule_check_passes_a_tree_that_follows_the_rules(fake_host):
 def test_the_rule_check_catches_an_import_against_the_direction(
     fake_host, relative, text, expected
 ):
-    _write(fake_host, relative, text)
+    layering.write_module(fake_host, relative, text)
     found = layering.violations(fake_host, PACKAGE, ALLOWED, SHARED)
     assert len(found) == 1 and found[0].startswith(relative) and f"({expected})" in found[0]
 
 
 def test_the_settings_never_import_a_layer_at_run_time(fake_host):
-    _write(fake_host, "settings.py", f"from {PACKAGE}.storage.settings import StorageSettings\n")
+    layering.write_module(
+        fake_host, "settings.py", f"from {PACKAGE}.storage.settings import StorageSettings\n"
+    )
     assert layering.violations(fake_host, PACKAGE, ALLOWED, SHARED) == [
         f"settings.py: imports {PACKAGE}.storage.settings.StorageSettings at run time"
     ]
