@@ -272,6 +272,7 @@ async def test_start_from_a_new_number_records_consent_with_its_evidence(gateway
     assert (payload["action"], payload["method"], payload["keyword"]) == (
         "opt_in", "sms_keyword", "start")  # fmt: skip
     assert payload["disclosure_text"] == body["replies"][0] and payload["tcpa_version"]
+    assert body["replies"][0].startswith("You're subscribed to Mohegan Sun")  # not "welcome back"
     assert gateway.store.audit_entries("mohegan_sun", event="consent_granted", guest_uuid=guest)
     # A second START changes nothing: one event.
     await post(gateway, simulator_request(phone, "START"))

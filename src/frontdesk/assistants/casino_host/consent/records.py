@@ -113,7 +113,8 @@ def answer_keyword(store: Store, casino: Casino, message: str, intake: Intake,
     suppressed = bool(intake.profile.consent.get("suppressed"))
     prompt = opt_in_prompt(store, intake) if keyword is Keyword.YES and not suppressed else None
     decision = keyword_decision(keyword, suppressed=suppressed,
-                                in_words=is_natural_opt_out(message), opt_in_prompt=prompt)  # fmt: skip
+                                in_words=is_natural_opt_out(message), opt_in_prompt=prompt,
+                                opted_in=bool(intake.profile.consent.get("sms_opt_in")))  # fmt: skip
     if decision is None:
         return None
     language = keyword_language(message, intake.profile.prompt_view(now).language or "en")

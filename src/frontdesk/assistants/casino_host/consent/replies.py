@@ -48,6 +48,13 @@ STARTED = {
     "es": "Bienvenido de nuevo. Usted vuelve a recibir mensajes de $casino. Envie PARAR para "
     "cancelar.",
 }
+# START from a number that never opted in: a welcome, not a "welcome back".
+JOINED = {
+    "en": "You're subscribed to $casino messages. Up to 8 msgs/month. Msg&Data rates may apply. "
+    "Reply STOP anytime to unsubscribe.",
+    "es": "Usted recibira mensajes de $casino. Hasta 8 msjs/mes. Pueden aplicar tarifas. Envie "
+    "PARAR para cancelar.",
+}
 # T19: YES to a first outbound, the double opt-in (frequency and fees as in HELP).
 SUBSCRIBED = {
     "en": "Thanks! You're subscribed to $casino offers by text. Up to 8 msgs/month. Msg&Data "
@@ -90,16 +97,18 @@ def keyword_decision(
     suppressed: bool,
     in_words: bool = False,
     opt_in_prompt: str | None = None,
+    opted_in: bool = True,
 ) -> KeywordDecision | None:
     """What a message does to consent, or None when it is conversation for the graph.
-    `opt_in_prompt`: the first outbound the guest has not yet confirmed (YES answers it)."""
+    `opt_in_prompt`: the first outbound the guest has not yet confirmed (YES answers it).
+    `opted_in`: the guest has opted in to SMS before (else START is a first subscription)."""
     if keyword is Keyword.STOP:
         if suppressed:
             return KeywordDecision(None, None, ALREADY_STOPPED)
         return KeywordDecision(True, "opt_out", STOPPED_IN_WORDS if in_words else STOPPED)
     if keyword is Keyword.START or (keyword is Keyword.YES and suppressed):
         # A START from a number never opted in is consent too, recorded with its evidence.
-        return KeywordDecision(False, "opt_in", STARTED)
+        return KeywordDecision(False, "opt_in", STARTED if opted_in or suppressed else JOINED)
     if keyword is Keyword.YES and opt_in_prompt is not None:
         return KeywordDecision(None, "marketing_opt_in", SUBSCRIBED, prompted_by=opt_in_prompt)
     if keyword is Keyword.HELP:
