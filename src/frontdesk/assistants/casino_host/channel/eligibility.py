@@ -10,8 +10,9 @@ Kinds (item 21): `transactional` answers the guest (no consent needed, sent at a
 `marketing` needs prior express written consent with its evidence (C15).
 
 Quiet hours (item 30, C10): no non-transactional SMS 21:00-08:00 in the guest's local time;
-the time zone is the profile's, else the area code's (every zone an area code spans must be
-outside quiet hours), else the casino's; per-state windows override (Florida: 08:00-20:00).
+the time zone is the profile's (what the guest said, or the one zone of their area code:
+profile/timezone.py), else the area code's (every zone an area code spans must be outside
+quiet hours), else the casino's; per-state windows override (Florida: 08:00-20:00).
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ from zoneinfo import ZoneInfo
 
 import phonenumbers
 from phonenumbers import geocoder
-from phonenumbers import timezone as number_zones
+
+# The area code's zones are the profile's too: it records the one zone of a one-zone area code.
+from frontdesk.assistants.casino_host.profile.timezone import area_code_zones
 
 MessageType = Literal["transactional", "informational", "marketing"]
 CampaignStatus = Literal["approved", "pending", "missing"]
@@ -64,7 +67,7 @@ class GuestStanding:
     written_consent: bool = False  # express written consent with its evidence stored (C15)
     marketing_consent: bool = False
     suppressed: bool = False  # STOP
-    timezone: str | None = None  # the profile's
+    timezone: str | None = None  # the profile's (stated by the guest, or its area code's one)
     state: str | None = None  # the profile's US state
     self_excluded: bool = False
     pending_deletion: bool = False
@@ -91,15 +94,6 @@ class MessageEligibility:
     blocked_by: str | None = None
     consent_tier: str = "none"
     zones: tuple[str, ...] = field(default=())  # the time zones quiet hours were checked in
-
-
-def area_code_zones(e164: str) -> tuple[str, ...]:
-    """The IANA zones the number's area code spans (offline data of `phonenumbers`)."""
-    try:
-        zones = number_zones.time_zones_for_number(phonenumbers.parse(e164))
-    except phonenumbers.NumberParseException:
-        return ()
-    return tuple(z for z in zones if z != "Etc/Unknown")
 
 
 def area_code_state(e164: str) -> str | None:

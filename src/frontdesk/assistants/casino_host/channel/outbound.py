@@ -40,7 +40,7 @@ from frontdesk.assistants.casino_host.channel.eligibility import (
 from frontdesk.assistants.casino_host.channel.providers import SMSProvider
 from frontdesk.assistants.casino_host.channel.rate_limits import RateLimiter
 from frontdesk.assistants.casino_host.content import CasinoContent
-from frontdesk.assistants.casino_host.profile import GuestProfile
+from frontdesk.assistants.casino_host.profile import GuestProfile, guest_zone
 from frontdesk.assistants.casino_host.sms.disclosure import with_ai_disclosure, with_opt_out_line
 from frontdesk.assistants.casino_host.storage import SESSION_IDLE_LIMIT, OutboundMessage, Store
 
@@ -99,6 +99,9 @@ def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: 
     the cooldown are promotional rules, so their reads are skipped (a reply is sent sooner)."""
     profile = store.load_profile(casino_id, guest_uuid).profile
     consent = profile.consent
+    # Quiet hours in the guest's own zone when the profile has one (what they said wins over
+    # their area code); without one the gate checks every zone of the area code.
+    zone = guest_zone(profile, now)
     sent_today, sent_this_month, first_sent, pause = 0, 0, None, None
     if promotional:
         sent_today, first_sent, _last = store.sending_history(casino_id, guest_uuid, day_start)
@@ -111,6 +114,7 @@ def guest_standing(store: Store, casino_id: str, guest_uuid: str, *, day_start: 
         written_consent=consent.get("consent_type") == "express_written",
         marketing_consent=bool(consent.get("marketing_consent")),
         suppressed=bool(consent.get("suppressed")),
+        timezone=zone.zone if zone is not None else None,
         self_excluded=bool(consent.get("self_excluded")),
         pending_deletion=bool(consent.get("deletion_requested_at")),
         paused_until=pause.paused_until if pause is not None else None,

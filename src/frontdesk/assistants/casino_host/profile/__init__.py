@@ -66,6 +66,14 @@ from frontdesk.assistants.casino_host.profile.signals import (
     is_substantive,
     rapport_score,
 )
+from frontdesk.assistants.casino_host.profile.timezone import (
+    TIMEZONE,
+    GuestZone,
+    area_code_guess,
+    area_code_zones,
+    canonical_zone,
+    guest_zone,
+)
 from frontdesk.assistants.casino_host.profile.view import ProfileView
 
 __all__ = [
@@ -77,10 +85,12 @@ __all__ = [
     "PROMPT_THRESHOLD",
     "SCHEMA_VERSION",
     "SOURCE_CONFIDENCE_RANGES",
+    "TIMEZONE",
     "WRITE_THRESHOLD",
     "ConsentGrant",
     "FieldSpec",
     "GuestProfile",
+    "GuestZone",
     "IncentiveDecision",
     "IncentivePolicy",
     "OfferHistory",
@@ -95,7 +105,10 @@ __all__ = [
     "WriteResult",
     "active_grant",
     "advance_phase",
+    "area_code_guess",
+    "area_code_zones",
     "campaign_reengagement_allowed",
+    "canonical_zone",
     "clamp_to_source",
     "completeness",
     "completeness_breakdown",
@@ -104,6 +117,7 @@ __all__ = [
     "estimate_sentiment",
     "field_consented",
     "grant",
+    "guest_zone",
     "is_substantive",
     "marketing_fields",
     "offer_readiness",

@@ -79,7 +79,7 @@ class FieldSpec:
     """What the profile knows about one canonical field."""
 
     path: str
-    kind: Literal["text", "int", "bool", "date", "list", "records"]
+    kind: Literal["text", "int", "bool", "date", "list", "records", "zone"]
     consent_scope: ConsentScope
     scope_detail: str
     completeness_group: str | None
@@ -106,6 +106,10 @@ _ROWS: tuple[tuple, ...] = (
      ("email", "email_address")),
     ("core_identity.language", "text", "language", None, None, _P, "identity",
      ("language", "preferred_language")),
+    # The guest's IANA time zone: quiet hours are kept in it. Learned from the area code or
+    # from what the guest says (timezone.py), never asked for, so no topic and no agent.
+    ("core_identity.timezone", "zone", None, None, None, _P, "contact_hours",
+     ("timezone", "time_zone", "guest_timezone")),
     ("core_identity.loyalty_tier", "text", None, "gaming", _COMP, _P, "loyalty",
      ("loyalty_tier", "player_tier")),
     ("visit_context.planned_visit_date", "date", "visit_date", "visit_date", _HOST, _P,

@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 from frontdesk.assistants.casino_host.profile.fields import FieldSpec
+from frontdesk.assistants.casino_host.profile.timezone import canonical_zone
 
 
 class InvalidValueError(ValueError):
@@ -52,6 +53,12 @@ def coerce(spec: FieldSpec, value: Any) -> Any:
     if kind == "list":
         items = value if isinstance(value, (list, tuple, set)) else [value]
         return [item.strip() if isinstance(item, str) else item for item in items]
+    if kind == "zone":
+        # A zone the database does not know would stop every send to the guest (quiet hours).
+        zone = canonical_zone(value)
+        if zone is None:
+            raise InvalidValueError(f"{spec.path}: {value!r} is not an IANA time zone")
+        return zone
     if kind == "records":
         items = value if isinstance(value, (list, tuple)) else [value]
         if not all(isinstance(item, dict) for item in items):

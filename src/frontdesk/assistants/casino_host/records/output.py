@@ -6,13 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from frontdesk.assistants.casino_host.profile import GuestProfile
+from frontdesk.assistants.casino_host.profile import GuestProfile, guest_zone
 from frontdesk.assistants.casino_host.records.turns import Intake, Written
 from frontdesk.assistants.casino_host.sms import segments_needed
 
 
 def profile_summary(profile: GuestProfile, now: Any) -> dict[str, Any]:
     view = profile.prompt_view(now)
+    zone = guest_zone(profile, now)
     return {
         "fields": {
             path: {
@@ -23,6 +24,8 @@ def profile_summary(profile: GuestProfile, now: Any) -> dict[str, Any]:
             for path, value in view.values.items()
         },
         "completeness": round(view.completeness, 4),
+        # Where quiet hours are kept, and how the host knows (area_code | guest_said).
+        "timezone": zone.to_dict() if zone is not None else None,
         "phase": profile.conversation_phase,
         "responsible_gaming": profile.responsible_gaming_triggered,
         "offers_sent": profile.engagement.offers_sent,

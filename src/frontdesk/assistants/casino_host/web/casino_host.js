@@ -156,6 +156,7 @@ const FIELDS = {
   "core_identity.full_name": "Full name",
   "core_identity.email": "Email",
   "core_identity.language": "Language",
+  "core_identity.timezone": "Time zone",
   "core_identity.loyalty_tier": "Loyalty tier",
   "visit_context.planned_visit_date": "Visit date",
   "visit_context.party_size": "Party size",

@@ -35,6 +35,7 @@ from .leisure import (
 from .names import find_email, find_names
 from .party import find_party_size
 from .text import Hit, Message, fold
+from .timezones import find_timezone
 
 
 def extract(
@@ -68,6 +69,7 @@ def extract(
         *find_names(prepared),
         *find_email(prepared),
         *find_language_request(prepared.folded),
+        *find_timezone(prepared),
         *find_visit_date(prepared),
         *find_party_size(prepared, companions),
         *find_occasion(prepared),

@@ -35,6 +35,7 @@ NAME = "core_identity.name"
 FULL_NAME = "core_identity.full_name"
 EMAIL = "core_identity.email"
 LANGUAGE = "core_identity.language"
+TIMEZONE = "core_identity.timezone"
 VISIT_DATE = "visit_context.planned_visit_date"
 PARTY_SIZE = "visit_context.party_size"
 OCCASION = "visit_context.occasion"
@@ -55,6 +56,7 @@ FIELD_ORDER: tuple[str, ...] = (
     FULL_NAME,
     EMAIL,
     LANGUAGE,
+    TIMEZONE,
     VISIT_DATE,
     PARTY_SIZE,
     OCCASION,

@@ -38,6 +38,7 @@ from frontdesk.assistants.casino_host.conversation.routing import (
     agent_named,
 )
 from frontdesk.assistants.casino_host.conversation.windowing import window_updates
+from frontdesk.assistants.casino_host.profile import TIMEZONE, area_code_guess
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +110,11 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
         extracted.setdefault(
             LANGUAGE_PATH, {"value": language, "confidence": 0.8, "source": "auto_detected"}
         )
+    # A guest with no time zone on file gets their area code's when it has just one, so the
+    # profile shows where quiet hours are kept; a zone the guest states (above) wins.
+    if (guess := area_code_guess(ctx.profile)) is not None:
+        zone, confidence, source = guess
+        extracted.setdefault(TIMEZONE, {"value": zone, "confidence": confidence, "source": source})
     update: dict[str, Any] = {
         "extracted_fields": extracted,
         "language": language,
