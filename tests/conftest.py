@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+# A real local SMTP server and webhook receiver, for every test of alerts to people.
+from tests.notify_servers import hook, smtp  # noqa: F401
+
 from frontdesk.config import Settings
 
 FIXTURES = Path(__file__).parent / "fixtures"

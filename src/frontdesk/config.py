@@ -12,11 +12,20 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LLMProvider = Literal["embedded", "openai", "google", "anthropic", "scripted"]
 EmbeddingsProvider = Literal["embedded", "hash", "openai", "google"]
+
+
+class NotifyLevel(BaseModel):
+    """One level of the escalation chain: who is told at that level (frontdesk.notify)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    email: list[str] = []
+    webhook: str | None = None  # a Slack-compatible incoming webhook's URL
 
 
 class Settings(BaseSettings):
@@ -131,6 +140,25 @@ class Settings(BaseSettings):
     # The web UI may sign in as one of an assistant's demo users (telecom's seeded
     # customers). Turn off anywhere real customers are served.
     demo_sign_in: bool = True
+
+    # Who is told when a conversation needs a person (frontdesk.notify): the escalation
+    # chain, first level first, e.g. [{"email": ["host-desk@casino.example"], "webhook":
+    # "https://hooks.slack.com/services/…"}, {"email": ["shift-manager@casino.example"]}].
+    # An alert at level N goes to levels 1..N. Empty: nobody is told (development only).
+    notify_chain: list[NotifyLevel] = []
+    # Signs every webhook post (X-Frontdesk-Signature), so the receiver can tell ours apart.
+    notify_webhook_secret: SecretStr | None = None
+    # The mail server alerts go through, and who they come from.
+    notify_smtp_host: str | None = None
+    notify_smtp_port: int = Field(default=25, ge=1, le=65535)
+    notify_smtp_starttls: bool = False
+    notify_smtp_username: str | None = None
+    notify_smtp_password: SecretStr | None = None
+    notify_email_from: str = "frontdesk@localhost"
+    # How long one alert may take to be accepted, every target together.
+    notify_timeout_s: float = Field(default=5.0, gt=0)
+    # The server's address as staff reach it, for links in alerts (e.g. https://host.example).
+    public_url: str = "http://127.0.0.1:8080"
 
     @model_validator(mode="after")
     def _default_models_dir(self) -> Settings:

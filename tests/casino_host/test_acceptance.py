@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+from tests.casino_host.notifiers import ScriptedNotifier
 
 from frontdesk.assistants.casino_host.build import breaker_for, build_router, build_service
 from frontdesk.assistants.casino_host.compliance import replies
@@ -161,6 +162,7 @@ async def built(tmp_path_factory):
     service = await build_service(
         settings, Models(settings, chat_override=ScriptedChatModel(script=lambda _: "unused"))
     )
+    service.staff.notifier = ScriptedNotifier()  # someone accepts every alert
     yield service, settings
     await service.aclose()
 

@@ -40,6 +40,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     # The SMS transport: webhooks, queue, senders, simulator; the host only through its port.
     "channel": frozenset({"consent", "content", "profile", "sms", "storage", "settings"}),
     "evaluation": frozenset({"build", "compliance", "conversation", "sms", "settings"}),
+    # The people behind the host: alerts, the SLA sweep, the staff page; a host's answer goes
+    # out through the channel's sending gate.
+    "staff": frozenset({"channel", "content", "storage"}),
 }
 SHARED = ("settings",)
 # The orchestrator: the only modules at the top level.

@@ -20,6 +20,7 @@ from frontdesk.assistants.casino_host.channel.signatures import (
 )
 from frontdesk.assistants.casino_host.settings import DEV_SIMULATOR_KEY
 from frontdesk.assistants.registry import plugin
+from frontdesk.config import NotifyLevel
 from frontdesk.runtime import Models
 from frontdesk.server.app import create_app
 from frontdesk.server.startup_checks import InsecureSettings, production_problems
@@ -30,6 +31,11 @@ CASINO, CASINO_NUMBER = "mohegan_sun", "+18605550150"
 TOKEN, SID, PEPPER = "a-twilio-token-of-this-account", "AC0123", "a-pepper-of-this-deployment"
 
 
+# Who is told of escalations: a production server does not start without someone.
+STAFF_CHAIN = {"notify_chain": [NotifyLevel(email=["host-desk@casino.example"])],
+               "notify_smtp_host": "smtp.casino.example"}  # fmt: skip
+
+
 def production(tmp_path, **plugin_settings):
     """Required auth, a real provider's credentials and the deployment's own pepper."""
     settings = offline_settings(
@@ -37,7 +43,8 @@ def production(tmp_path, **plugin_settings):
         sms_twilio_auth_token=TOKEN, phone_pepper=PEPPER, **plugin_settings,
     )  # fmt: skip
     return settings.model_copy(
-        update={"auth_mode": "required", "demo_sign_in": False, "assistant": "casino_host"}
+        update={"auth_mode": "required", "demo_sign_in": False, "assistant": "casino_host",
+                **STAFF_CHAIN}
     )
 
 
@@ -139,7 +146,7 @@ def test_required_mode_lists_every_public_secret_by_its_variable(tmp_path):
 def test_a_real_provider_without_its_credentials_is_named(tmp_path):
     settings = offline_settings(
         tmp_path, sms_provider="twilio", sms_secondary_provider="telnyx", phone_pepper=PEPPER
-    ).model_copy(update={"auth_mode": "required"})
+    ).model_copy(update={"auth_mode": "required", **STAFF_CHAIN})
     problems = insecure_settings(settings)
     assert problems == [
         "FRONTDESK_CASINO_HOST_SMS_TWILIO_ACCOUNT_SID is not set, and the SMS provider is twilio",

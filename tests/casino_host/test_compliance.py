@@ -193,14 +193,16 @@ def test_spanish_age_question_gets_the_spanish_age_reply():
 def test_g22_emergency_gets_911_and_raises_the_security_alert():
     result = check("my friend is having a heart attack")
     assert (result.outcome, result.layer) == ("safety", "emergency")
-    assert "911" in result.reply and "security" in result.reply
-    assert result.security_alert is True and result.escalate == "P0"
+    assert "911" in result.reply and result.security_alert is True and result.escalate == "P0"
+    # Whether security was alerted is the turn's to say, once the alert was accepted or not
+    # (test_staff.py): the gate's own reply never claims it.
+    assert "alert" not in result.reply.lower()
 
 
 def test_spanish_emergency_is_answered_in_spanish():
     result = check("necesitamos una ambulancia en el lobby")
     assert (result.layer, result.language) == ("emergency", "es")
-    assert "911" in result.reply and "seguridad" in result.reply
+    assert "911" in result.reply and "emergencia" in result.reply
 
 
 def test_d27_self_harm_gets_crisis_lines_and_immediate_escalation():

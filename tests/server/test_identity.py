@@ -13,6 +13,7 @@ from itsdangerous import TimestampSigner
 from tests.server.test_telecom_api import FakeTelecom
 
 from frontdesk.assistants.base import ChatEvent
+from frontdesk.config import NotifyLevel
 from frontdesk.server.app import create_app
 from frontdesk.server.identity import COOKIE_NAME
 
@@ -124,6 +125,8 @@ async def test_required_mode_refuses_callers_without_credentials(settings, servi
     settings.auth_mode = "required"
     settings.demo_sign_in = False
     settings.plugin_settings = {"casino_host": {"phone_pepper": "a-pepper-of-this-deployment"}}
+    settings.notify_chain = [NotifyLevel(email=["host-desk@casino.example"])]
+    settings.notify_smtp_host = "smtp.casino.example"
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
     async with app.router.lifespan_context(app):
         transport = httpx.ASGITransport(app=app)

@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from contextlib import AsyncExitStack
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,12 +43,12 @@ from frontdesk.assistants.casino_host.compliance.learned import (
 )
 from frontdesk.assistants.casino_host.content import CasinoContent, ContentSearch
 from frontdesk.assistants.casino_host.conversation.context import HostServices
-from frontdesk.assistants.casino_host.conversation.escalation import sweep_escalations
 from frontdesk.assistants.casino_host.conversation.graph import build_graph
 from frontdesk.assistants.casino_host.conversation.nodes.understanding import model_route
 from frontdesk.assistants.casino_host.conversation.router_keywords import router_keywords
 from frontdesk.assistants.casino_host.service import NAME, CasinoHostService
 from frontdesk.assistants.casino_host.settings import DEV_SIMULATOR_KEY, CasinoHostSettings
+from frontdesk.assistants.casino_host.staff.desk import STAFF_PAGE, StaffDesk, sweep_forever
 from frontdesk.assistants.casino_host.storage import StorageError, Store
 from frontdesk.assistants.casino_host.storage.settings import CasinoHostStorageSettings
 from frontdesk.config import Settings
@@ -58,6 +58,7 @@ from frontdesk.guardrails.multilabel import load_or_train
 from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
 from frontdesk.memory.checkpointer import open_checkpointer
+from frontdesk.notify import build_notifier, notify_problems
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for
 from frontdesk.runtime import Models
@@ -209,8 +210,6 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
             f"FRONTDESK_CASINO_HOST_DEFAULT_CASINO={host.default_casino!r} is not a casino: "
             f"{', '.join(knowledge.content.casino_ids)}"
         )
-    sweeper = asyncio.create_task(sweep_forever(store, knowledge.content))
-    resources.callback(sweeper.cancel)
     learned_gate = await asyncio.to_thread(
         load_learned_layer, models.embeddings, settings.data_dir / "guard"
     )
@@ -226,6 +225,9 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
     service.sms = build_gateway(service, host, provider,
                                 simulator=host.simulator_on(settings.auth_mode))  # fmt: skip
+    service.staff = build_desk(settings, service)
+    sweeper = asyncio.create_task(sweep_forever(service.staff, lambda: service.clock()))
+    resources.callback(sweeper.cancel)
     sender = asyncio.create_task(send_due_forever(service.sms.outbound, lambda: service.clock()))
     resources.callback(sender.cancel)
     resources.push_async_callback(finish_sending, service.sms)  # runs first on close
@@ -264,26 +266,21 @@ def build_gateway(
     return gateway
 
 
-SWEEP_EVERY_S = 60.0
-
-
-async def sweep_forever(store: Store, content: CasinoContent) -> None:
-    """Item 39 while the service runs: every minute, escalations past their acknowledgement
-    deadline go up a level. A failed sweep is logged and tried again next minute."""
-    while True:
-        await asyncio.sleep(SWEEP_EVERY_S)
-        for casino_id in content.casino_ids:
-            try:
-                await asyncio.to_thread(sweep_escalations, store, casino_id, datetime.now(UTC))
-            except Exception:
-                logger.exception("escalation sweep failed for %s", casino_id)
+def build_desk(settings: Settings, service: CasinoHostService) -> StaffDesk:
+    """Who is told of escalations (the chain in FRONTDESK_NOTIFY_*), and the staff page's
+    answers, sent through the service's SMS channel."""
+    return StaffDesk(service.store, service.services.content, build_notifier(settings),
+                     staff_url=f"{settings.public_url.rstrip('/')}{STAFF_PAGE}",
+                     sender=service.sms.outbound if service.sms else None,
+                     person_said=service.person_said)  # fmt: skip
 
 
 def insecure_settings(settings: Settings) -> list[str]:
     """What would leave the casino host unprotected with FRONTDESK_AUTH_MODE=required: a public
-    development secret, or a provider whose webhooks could not be verified."""
+    development secret, a provider whose webhooks could not be verified, or escalations that
+    would reach no one."""
     host = CasinoHostSettings.of(settings)
-    problems = []
+    problems = notify_problems(settings)  # an escalation must reach a person
     if CasinoHostStorageSettings.of(settings).uses_development_pepper:
         problems.append(
             "FRONTDESK_CASINO_HOST_PHONE_PEPPER is the public development pepper: set a random "

@@ -58,18 +58,30 @@ def acknowledge(
 
 
 @escalations.command("sweep")
-def sweep(casino: CasinoOpt = "mohegan_sun") -> None:
-    """Raise every escalation past its acknowledgement deadline one level (item 39)."""
-    from frontdesk.assistants.casino_host.conversation.escalation import sweep_escalations
+def sweep() -> None:
+    """Tell people again about every escalation no one has acknowledged: a failed alert is
+    retried, a slow one reminded, a late one goes up the chain (item 39). The server runs
+    this every 30 s; run it here when no server runs."""
+    import asyncio
 
+    from frontdesk.assistants.casino_host.content import CasinoContent
+    from frontdesk.assistants.casino_host.staff.desk import STAFF_PAGE, StaffDesk
+    from frontdesk.config import get_settings
+    from frontdesk.notify import build_notifier
+
+    settings = get_settings()
     store = _store()
+    desk = StaffDesk(store, CasinoContent.load(), build_notifier(settings),
+                     staff_url=f"{settings.public_url.rstrip('/')}{STAFF_PAGE}")  # fmt: skip
     try:
-        raised = sweep_escalations(store, casino, datetime.now(UTC))
+        done = asyncio.run(desk.sweep(datetime.now(UTC)))
     finally:
         store.close()
-    for escalation in raised:
-        out.print(f"{escalation.escalation_id}: level {escalation.escalation_level}")
-    out.print(f"{len(raised)} raised")
+    for escalation, due in done:
+        told = "told" if escalation.notice_failures == 0 else "NOT told"
+        out.print(f"{escalation.escalation_id}: {due.kind} at level {due.level}, {told}"
+                  f"{'' if not escalation.notice_error else ': ' + escalation.notice_error}")  # fmt: skip
+    out.print(f"{len(done)} alerts sent")
 
 
 gate = typer.Typer(help="The compliance gate's learned layer.", no_args_is_help=True)

@@ -33,8 +33,14 @@ def cli():
 
 
 def api_router():
-    from frontdesk.assistants.casino_host.channel.routes import router
+    from fastapi import APIRouter
 
+    from frontdesk.assistants.casino_host.channel.routes import router as sms
+    from frontdesk.assistants.casino_host.staff.routes import router as staff
+
+    router = APIRouter()
+    router.include_router(sms)
+    router.include_router(staff)
     return router
 
 

@@ -38,6 +38,7 @@ from frontdesk.assistants.casino_host.consent.records import (
 )
 from frontdesk.assistants.casino_host.conversation import prompts
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext, HostServices
+from frontdesk.assistants.casino_host.conversation.escalation import alert_lines, with_line
 from frontdesk.assistants.casino_host.conversation.graph import RECURSION_LIMIT
 from frontdesk.assistants.casino_host.conversation.nodes.common import casino_values
 from frontdesk.assistants.casino_host.conversation.routing import FALLBACK
@@ -50,12 +51,18 @@ from frontdesk.assistants.casino_host.records.turns import (
 )
 from frontdesk.assistants.casino_host.sms import split_sms
 from frontdesk.assistants.casino_host.sms.disclosure import discloses_ai, with_ai_disclosure
-from frontdesk.assistants.casino_host.storage import StorageError, StorageUnavailable, Store
+from frontdesk.assistants.casino_host.storage import (
+    Escalation,
+    StorageError,
+    StorageUnavailable,
+    Store,
+)
 from frontdesk.assistants.casino_host.storage.phone import guest_number
 from frontdesk.errors import FrontdeskError
 
 if TYPE_CHECKING:
     from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
+    from frontdesk.assistants.casino_host.staff.desk import StaffDesk
 
 logger = logging.getLogger(__name__)
 
@@ -127,6 +134,7 @@ class CasinoHostService:
         self._resources = resources
         self.clock = clock  # the casino clock a turn runs at (tests set it)
         self.sms: SmsGateway | None = None  # the SMS channel, set by the build
+        self.staff: StaffDesk | None = None  # who is told of escalations, set by the build
         self._closed = False
 
     # -- AssistantService ---------------------------------------------------------------------
@@ -281,9 +289,34 @@ class CasinoHostService:
             text = with_ai_disclosure(text, state.get("language") or "en")
             sms = split_sms(text, max_parts=max(2, len(sms)))
         speaker = state.get("speaker") or FALLBACK
+        lines = alert_lines(state, catalog.casino) if state.get("escalation_request") else None
+        said = text
+        if lines is not None:  # recorded as if no one was alerted, until someone accepts
+            text, sms = with_line(said, lines[0], sms)
         written = await self._storage(write_turn, self.store, intake, state, message, text,
                                       sms, speaker, now)  # fmt: skip
+        escalation = written.escalation
+        if lines is not None and escalation is not None and await self._alert(escalation, now):
+            text, sms = with_line(said, lines[1], sms)
+            await self._storage(self.store.revise_reply, casino_id, written.reply_id, text,
+                                sms_parts=len(sms))  # fmt: skip
         return Turn(thread_id, intake, state, text, sms, speaker, written)
+
+    async def _alert(self, escalation: Escalation, now: datetime) -> bool:
+        """Tell the staff of a new escalation: True only when someone accepted the alert. A
+        failure keeps the escalation for the sweep to tell again."""
+        if self.staff is None:
+            return False
+        try:
+            return await self.staff.alert_new(escalation, now)
+        except Exception:
+            logger.exception("alerting the staff failed; the sweep tries again")
+            return False
+
+    async def person_said(self, casino_id: str, thread_id: str, text: str) -> None:
+        """A staff member's SMS, added to the conversation's memory (the model reads it)."""
+        await self.graph.aupdate_state(self.config(thread_id), {"messages": [AIMessage(
+            content=text, name="person")]})  # fmt: skip
 
     async def aclose(self) -> None:
         if not self._closed and self._resources is not None:

@@ -103,15 +103,16 @@ PII_SHARED_RESPONSE = {
     ),
 }
 
-# Seed §9.13 plus the security notice the graph sends at the same time (G22).
+# Seed §9.13. Whether security was alerted is added by the turn once the alert was accepted
+# or refused (G22, issue 33): the guest is never told "alerted" when no one was.
 EMERGENCY_RESPONSE = {
     "en": (
         "If this is an emergency, please call 911 immediately. I'm an AI host and can't "
-        "provide emergency assistance. I'm alerting casino security now."
+        "provide emergency assistance."
     ),
     "es": (
         "Si es una emergencia, llame al 911 de inmediato. Soy un anfitrion virtual y no "
-        "puedo dar asistencia de emergencia. Estoy avisando a seguridad del casino."
+        "puedo dar asistencia de emergencia."
     ),
 }
 

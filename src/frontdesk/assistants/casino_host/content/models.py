@@ -306,6 +306,8 @@ class Casino(BaseModel):
     state: str
     address: str
     phone: str
+    # Where a guest in trouble reaches security when no alert could be raised (else `phone`).
+    security_phone: str | None = None
     website: str | None = None
     privacy_url: str | None = None  # the PRIVACY keyword's reply (else the website)
     # The number guests text (E.164): an inbound SMS to it is this casino's (issue 19).

@@ -1,4 +1,4 @@
-"""When a guest needs a person (item 37) and when that person will answer (item 38).
+"""When a guest needs a person (item 37), and what the guest is told about the alert it raised.
 
 Explicit requests (EN/ES, "real" or "live" allowed), complaints and legal threats escalate
 (D26: "lawsuit" is a complaint, not a legal refusal). The gate's own escalations (responsible
@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
 from typing import Any
+
+from frontdesk.assistants.casino_host.content.models import Casino
+from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.sms import split_sms
 
 _PERSON = (
     r"(?:(?:real|live|actual|human)\s+)?"
@@ -59,29 +62,20 @@ def escalation_trigger(text: str) -> Trigger | None:
     return None
 
 
-# Item 39: how long a person has to acknowledge, by severity (P3: no deadline). Each level
-# past it raises the escalation one more level (max 3), re-notifying the backup.
-ACK_SLA: dict[str, timedelta | None] = {
-    "P0": timedelta(minutes=7.5),
-    "P1": timedelta(minutes=30),
-    "P2": timedelta(hours=2),
-    "P3": None,
-}
+def alert_lines(state: dict[str, Any], casino: Casino) -> tuple[str, str]:
+    """What the guest is told about an escalation's alert: (no one accepted it, it was
+    accepted). Security for an emergency; otherwise a host, who needs no line when alerted."""
+    language = state.get("language") or "en"
+    if state.get("security_alert"):
+        phone = casino.security_phone or casino.phone
+        return (prompts.say(prompts.SECURITY_NOT_ALERTED, language, security_phone=phone),
+                prompts.say(prompts.SECURITY_ALERTED, language))  # fmt: skip
+    return prompts.say(prompts.HOSTS_NOT_ALERTED, language, phone=casino.phone), ""
 
 
-def raise_due(severity: str, level: int, created_at: datetime, now: datetime) -> bool:
-    """Whether an unacknowledged escalation at `level` has outlived its deadline (pure): level
-    1 is due one SLA after it was made, level 2 two SLAs after, and 3 is the top."""
-    sla = ACK_SLA.get(severity)
-    return sla is not None and level < 3 and now - created_at >= sla * level
-
-
-def sweep_escalations(store: Any, casino_id: str, now: datetime) -> list[Any]:
-    """Raise every unacknowledged escalation of the casino past its deadline (run every
-    minute by the scheduler or `frontdesk casino_host escalations sweep`); returns the raised
-    ones. Safe to run any number of times."""
-    raised = []
-    for escalation in store.unacknowledged_escalations(casino_id):
-        if raise_due(escalation.severity, escalation.escalation_level, escalation.created_at, now):
-            raised.append(store.raise_level(casino_id, escalation.escalation_id, now=now))
-    return raised
+def with_line(text: str, line: str, sms: list[str]) -> tuple[str, list[str]]:
+    """The reply with one more sentence, and its SMS split again."""
+    if not line:
+        return text, sms
+    joined = f"{text} {line}"
+    return joined, split_sms(joined, max_parts=max(2, len(sms) + 1))

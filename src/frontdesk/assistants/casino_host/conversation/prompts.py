@@ -68,6 +68,23 @@ ESCALATION_WHEN = {
     "en": ("within 30 minutes", "first thing tomorrow morning"),
     "es": ("en los próximos 30 minutos", "mañana a primera hora"),
 }
+# Issue 33: what the guest is told about the alert an escalation raised, once the notifier
+# answered: security (an emergency) or a host (the rest). A host alerted needs no line: the
+# reply already says one will text.
+SECURITY_ALERTED = {
+    "en": "Casino security has been alerted.",
+    "es": "Ya avisé a seguridad del casino.",
+}
+SECURITY_NOT_ALERTED = {
+    "en": "Call casino security directly at $security_phone.",
+    "es": "Llame directamente a seguridad del casino al $security_phone.",
+}
+HOSTS_NOT_ALERTED = {
+    "en": "Our hosts can't be reached by text right now; we'll keep trying. For anything "
+    "urgent call $phone.",
+    "es": "No podemos contactar a un anfitrión por texto en este momento; seguiremos "
+    "intentando. Para algo urgente llame al $phone.",
+}
 # Item 38: a message during the 30-minute pause gets this, and no model call.
 HOLDING = {
     "en": "Thanks, a host from $casino has your conversation and will text you shortly. For "

@@ -41,6 +41,7 @@ from frontdesk.assistants.casino_host.storage.tables import (
 )
 
 BOT_PAUSE = timedelta(minutes=30)  # seed §7.10
+NOTICE_GRACE = timedelta(seconds=30)  # the turn's own alert has this long to be recorded
 EXCERPT_MESSAGES = 6  # the last 3 turns (item 38)
 PHONE_MASK = "[phone]"
 
@@ -74,6 +75,13 @@ def _escalation(row: EscalationRow) -> Escalation:
         acknowledged_by=row.acknowledged_by,
         acknowledged_at=row.acknowledged_at,
         thread_id=row.thread_id,
+        notified_level=row.notified_level or 0,
+        reminded_level=row.reminded_level or 0,
+        notice_failures=row.notice_failures or 0,
+        next_notice_at=row.next_notice_at,
+        notice_error=row.notice_error,
+        closed_at=row.closed_at,
+        closed_by=row.closed_by,
     )
 
 
@@ -144,11 +152,14 @@ class EscalationStore(StoreBase):
         thread_id: str | None = None,
         source_message_id: int | None = None,
         pause: timedelta = BOT_PAUSE,
+        notice_grace: timedelta = NOTICE_GRACE,
         now: datetime | None = None,
     ) -> tuple[Escalation, bool]:
         """Escalate a guest: (escalation, created). Without an excerpt, the last 3 turns of
         `thread_id` are used. With `source_message_id`, a retried turn gets the first
-        escalation back instead of a second one (and no second notification)."""
+        escalation back instead of a second one (and no second notification). The turn that
+        escalates tells the chain itself; the sweep takes over after `notice_grace` if it
+        did not record that it had."""
         if severity not in SEVERITIES:
             raise ValueError(f"severity must be one of {SEVERITIES}")
         now = moment(now)
@@ -186,6 +197,10 @@ class EscalationStore(StoreBase):
                     created_at=now,
                     paused_until=now + pause,
                     acknowledged=False,
+                    notified_level=0,
+                    reminded_level=0,
+                    notice_failures=0,
+                    next_notice_at=now + notice_grace,
                 )
                 session.add(row)
                 self._add_audit(
@@ -293,7 +308,11 @@ class EscalationStore(StoreBase):
         with self._begin() as session:
             rows = session.scalars(
                 select(EscalationRow)
-                .where(EscalationRow.casino_id == casino_id, EscalationRow.acknowledged.is_(False))
+                .where(
+                    EscalationRow.casino_id == casino_id,
+                    EscalationRow.acknowledged.is_(False),
+                    EscalationRow.closed_at.is_(None),
+                )
                 .order_by(EscalationRow.created_at)
             ).all()
             return [_escalation(row) for row in rows]

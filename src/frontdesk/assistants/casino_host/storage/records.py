@@ -135,6 +135,15 @@ class Escalation:
     acknowledged_by: str | None
     acknowledged_at: datetime | None
     thread_id: str | None
+    # Who was told (issue 33): the top level an alert was accepted at (0: none yet), the level
+    # last reminded, failed attempts in a row, when the sweep tries again, the last failure.
+    notified_level: int = 0
+    reminded_level: int = 0
+    notice_failures: int = 0
+    next_notice_at: datetime | None = None
+    notice_error: str | None = None
+    closed_at: datetime | None = None
+    closed_by: str | None = None
 
     def payload(self) -> dict[str, Any]:
         """The notification payload of item 38, JSON-ready."""

@@ -15,7 +15,7 @@ synchronous and short; from async code run them in a worker thread (`asyncio.to_
 from __future__ import annotations
 
 from frontdesk.assistants.casino_host.storage.conversations import ConversationStore
-from frontdesk.assistants.casino_host.storage.escalations import EscalationStore
+from frontdesk.assistants.casino_host.storage.escalation_notices import EscalationNoticeStore
 from frontdesk.assistants.casino_host.storage.guests import GuestStore
 from frontdesk.assistants.casino_host.storage.ledger import LedgerStore
 from frontdesk.assistants.casino_host.storage.offers import OfferStore
@@ -28,7 +28,7 @@ class Store(
     GuestStore,
     ConversationStore,
     OfferStore,
-    EscalationStore,
+    EscalationNoticeStore,  # and EscalationStore, which it extends
     WebhookStore,
     LedgerStore,
     OutboundStore,

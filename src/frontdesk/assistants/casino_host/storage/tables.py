@@ -279,6 +279,13 @@ class EscalationRow(Base):
     acknowledged_by: Mapped[str | None] = mapped_column(String(200))
     acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
     level_raised_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    notified_level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    reminded_level: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    notice_failures: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_notice_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    notice_error: Mapped[str | None] = mapped_column(String(300))
+    closed_at: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    closed_by: Mapped[str | None] = mapped_column(String(200))
 
 
 class AuditRow(Base):
