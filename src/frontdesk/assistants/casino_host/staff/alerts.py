@@ -4,6 +4,7 @@ are masked), short, with a link to the staff page."""
 
 from __future__ import annotations
 
+from frontdesk.assistants.casino_host.content.models import Casino
 from frontdesk.assistants.casino_host.storage.records import Escalation
 from frontdesk.notify import Alert
 
@@ -26,11 +27,12 @@ def reason_text(trigger_reason: str) -> str:
     return REASONS.get(trigger_reason, trigger_reason.replace("_", " ").capitalize())
 
 
-def escalation_alert(escalation: Escalation, *, casino_name: str, staff_url: str,
+def escalation_alert(escalation: Escalation, *, casino: Casino, staff_url: str,
                      level: int, repeat: int = 0) -> Alert:  # fmt: skip
+    since = escalation.created_at.astimezone(casino.tz)  # the casino's clock, as staff read it
     lines = [
-        f"{casino_name}: guest ••{escalation.guest_last_four} ({escalation.guest_id_hash})",
-        f"Since {escalation.created_at:%Y-%m-%d %H:%M} UTC · from {escalation.trigger_source}",
+        f"{casino.name}: guest ••{escalation.guest_last_four} ({escalation.guest_id_hash})",
+        f"Since {since:%Y-%m-%d %H:%M %Z} · from {escalation.trigger_source}",
     ]
     for turn in escalation.conversation_excerpt[-4:]:
         who = "Guest" if turn.get("direction") == "inbound" else "Host"

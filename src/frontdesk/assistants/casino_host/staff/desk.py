@@ -80,7 +80,7 @@ class StaffDesk:
     async def _tell(self, escalation: Escalation, due: NoticeDue, now: datetime) -> Escalation:
         casino = self.content.catalog(escalation.casino_id).casino
         repeat = 1 if due.kind == "remind" else 0
-        alert = escalation_alert(escalation, casino_name=casino.name, staff_url=self.staff_url,
+        alert = escalation_alert(escalation, casino=casino, staff_url=self.staff_url,
                                  level=due.level, repeat=repeat)  # fmt: skip
         delivery = await self.notifier.send(alert)
         return await asyncio.to_thread(
