@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import httpx
 import pytest
@@ -85,6 +86,9 @@ async def test_an_emergency_alerts_by_email_and_signed_webhook_and_says_so(built
     assert number not in raw.decode()
     [escalation] = await escalations_of(service, number)
     assert escalation.notified_level == 1 and escalation.notice_failures == 0
+    # When, on the casino's clock and named so (Mohegan Sun: Eastern).
+    local = escalation.created_at.astimezone(ZoneInfo("America/New_York"))
+    assert f"Since {local:%Y-%m-%d %H:%M %Z}" in body
     # What the conversation records is what the guest was sent.
     stored = service.store.recent_messages(CASINO, escalation.thread_id, 10)
     assert stored[-1].direction == "outbound" and stored[-1].text == answer.answer
