@@ -74,12 +74,15 @@ async def test_level_two_goes_up_the_chain_and_keeps_level_one_told(smtp):
              NotifyLevel(email=["gm@c.example"])]  # fmt: skip
     notifier = build_notifier(settings(chain, port))
     await notifier.send(ALERT)
-    await notifier.send(Alert("esc_123", "P0", "Guest safety", level=2, repeat=1))
+    await notifier.send(Alert("esc_123", "P0", "Guest safety", level=1, repeat=1))
+    await notifier.send(Alert("esc_123", "P0", "Guest safety", level=2))
     assert [rcpt for rcpt, _ in inbox.mails] == [
+        ["host@c.example"],
         ["host@c.example"],
         ["host@c.example", "manager@c.example"],
     ]
     assert inbox.mails[1][1]["Subject"].endswith("(reminder)")
+    assert inbox.mails[2][1]["Subject"] == "[P0 URGENT] Guest safety (escalated to level 2)"
     # Past the chain's end: every level.
     assert notifier.targets(9)[1] == ("host@c.example", "manager@c.example", "gm@c.example")
 

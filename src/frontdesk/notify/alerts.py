@@ -33,7 +33,12 @@ class Alert:
 
     @property
     def subject(self) -> str:
-        again = " (reminder)" if self.repeat else ""
+        if self.repeat:
+            again = " (reminder)"
+        elif self.level > 1:  # the people before did not take it in time
+            again = f" (escalated to level {self.level})"
+        else:
+            again = ""
         return f"[{PRIORITY_LABELS[self.priority]}] {self.title}{again}"
 
     def text(self) -> str:
