@@ -33,14 +33,6 @@ HALF_NINE_EASTERN = datetime(2026, 11, 25, 21, 30, tzinfo=EASTERN)  # 18:30 in L
 HALF_TEN_PACIFIC = datetime(2026, 11, 25, 22, 30, tzinfo=PACIFIC)  # 01:30 in New York
 
 
-@pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "host.db", phone_pepper="test-pepper")
-    opened.put_casino(CASINO, name="Mohegan Sun", timezone="America/New_York", state="CT")
-    yield opened
-    opened.close()
-
-
 def sender_for(store: Store) -> OutboundSender:
     return OutboundSender(store, CasinoContent.load(), SimulatorProvider())
 

@@ -35,14 +35,6 @@ class FlakyProvider(SimulatorProvider):
 
 
 @pytest.fixture
-def store(tmp_path):
-    opened = Store(tmp_path / "host.db", phone_pepper="test-pepper")
-    opened.put_casino(CASINO, name="Mohegan Sun", timezone="America/New_York", state="CT")
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def sender(store: Store) -> OutboundSender:
     return OutboundSender(store, CasinoContent.load(), FlakyProvider())
 

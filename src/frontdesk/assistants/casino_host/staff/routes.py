@@ -15,6 +15,7 @@ plus the name the host typed.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,6 +35,8 @@ from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, caller_of, require_assistant
 from frontdesk.server.schemas import error_responses
 
+# Taking or closing an escalation: (casino, escalation, who, when) -> the escalation after.
+StaffAction = Callable[[str, str, str, datetime], Awaitable[Escalation]]
 WEB = Path(__file__).resolve().parents[1] / "web"
 ASSETS = {"staff.js": "text/javascript", "staff.css": "text/css"}
 
@@ -143,13 +146,7 @@ async def open_escalations(_: Staff, desk: Desk, casino: CasinoQuery) -> dict[st
 @router.post("/escalations/{escalation_id}/ack", summary="Take an escalation.", responses=ERRORS)
 async def acknowledge(escalation_id: EscalationId, body: Action, caller: Staff,
                       desk: Desk) -> dict[str, Any]:  # fmt: skip
-    _check_casino(desk, body.casino)
-    try:
-        done = await desk.acknowledge(body.casino, escalation_id, _who(caller, body.by),
-                                      datetime.now(UTC))  # fmt: skip
-    except StorageError as exc:
-        raise _storage_errors(exc) from None
-    return done.payload()
+    return await _act(desk.acknowledge, escalation_id, body, caller, desk)
 
 
 @router.post("/escalations/{escalation_id}/reply", tags=["chat"], responses=ERRORS,
@@ -172,10 +169,14 @@ async def reply(escalation_id: EscalationId, body: ReplyIn, caller: Staff,
              "answers the guest again.", responses=ERRORS)  # fmt: skip
 async def close(escalation_id: EscalationId, body: Action, caller: Staff,
                 desk: Desk) -> dict[str, Any]:  # fmt: skip
+    return await _act(desk.close, escalation_id, body, caller, desk)
+
+
+async def _act(action: StaffAction, escalation_id: str, body: Action, caller: Caller,
+               desk: StaffDesk) -> dict[str, Any]:  # fmt: skip
     _check_casino(desk, body.casino)
     try:
-        done = await desk.close(body.casino, escalation_id, _who(caller, body.by),
-                                datetime.now(UTC))  # fmt: skip
+        done = await action(body.casino, escalation_id, _who(caller, body.by), datetime.now(UTC))
     except StorageError as exc:
         raise _storage_errors(exc) from None
     return done.payload()
