@@ -146,6 +146,17 @@ async def test_the_sweep_reminds_then_goes_up_the_chain(built, smtp):
     assert await sweep_at(600) == []
 
 
+async def test_an_accepted_alert_leaves_the_reply_and_its_sms_as_they_were(built):
+    service, _settings = built
+    desk(service).notifier = ScriptedNotifier()
+    answer = await service.ask("Esto es inaceptable, llevo una hora esperando mi habitación. "
+                               "Quiero poner una queja.", "t", user_id=phone(), scope=CASINO)  # fmt: skip
+    assert answer.extra["escalation"]["severity"] == "P1"
+    assert "Para algo urgente" not in answer.answer  # no "hosts can't be reached" line
+    assert "".join(answer.extra["sms"]).replace(" ", "") == answer.answer.replace(" ", "")
+    assert len(answer.extra["sms"]) <= 2
+
+
 async def test_two_replicas_sweeping_at_once_send_one_alert(built):
     service, _settings = built
     desk(service).notifier = ScriptedNotifier(accept=False)

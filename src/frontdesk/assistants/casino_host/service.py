@@ -290,14 +290,14 @@ class CasinoHostService:
             sms = split_sms(text, max_parts=max(2, len(sms)))
         speaker = state.get("speaker") or FALLBACK
         lines = alert_lines(state, catalog.casino) if state.get("escalation_request") else None
-        said = text
+        said = (text, sms)
         if lines is not None:  # recorded as if no one was alerted, until someone accepts
-            text, sms = with_line(said, lines[0], sms)
+            text, sms = with_line(*said, lines[0])
         written = await self._storage(write_turn, self.store, intake, state, message, text,
                                       sms, speaker, now)  # fmt: skip
         escalation = written.escalation
         if lines is not None and escalation is not None and await self._alert(escalation, now):
-            text, sms = with_line(said, lines[1], sms)
+            text, sms = with_line(*said, lines[1])
             await self._storage(self.store.revise_reply, casino_id, written.reply_id, text,
                                 sms_parts=len(sms))  # fmt: skip
         return Turn(thread_id, intake, state, text, sms, speaker, written)

@@ -73,8 +73,9 @@ def alert_lines(state: dict[str, Any], casino: Casino) -> tuple[str, str]:
     return prompts.say(prompts.HOSTS_NOT_ALERTED, language, phone=casino.phone), ""
 
 
-def with_line(text: str, line: str, sms: list[str]) -> tuple[str, list[str]]:
-    """The reply with one more sentence, and its SMS split again."""
+def with_line(text: str, sms: list[str], line: str) -> tuple[str, list[str]]:
+    """The reply (`text` as `sms`) with one more sentence, and its SMS split again; without
+    one, the reply as it was."""
     if not line:
         return text, sms
     joined = f"{text} {line}"
