@@ -77,6 +77,7 @@ async def test_an_emergency_alerts_by_email_and_signed_webhook_and_says_so(built
     answer = await service.ask(EMERGENCY, "t", user_id=number, scope=CASINO)
 
     assert "911" in answer.answer and answer.answer.endswith(prompts.SECURITY_ALERTED["en"])
+    assert answer.extra["sms"][-1] == prompts.SECURITY_ALERTED["en"]
     [(to, mail)] = inbox.mails
     assert to == ["host@casino.example"] and mail["Subject"].startswith("[P0 URGENT] Guest safety")
     body = mail.get_payload()
@@ -105,6 +106,7 @@ async def test_a_notifier_that_is_down_keeps_the_escalation_and_tells_the_guest_
     answer = await service.ask(EMERGENCY, "t", user_id=number, scope=CASINO)
 
     assert "alerted" not in answer.answer and SECURITY in answer.answer
+    assert SECURITY in answer.extra["sms"][-1]  # its own SMS: never cut to fit
     [escalation] = await escalations_of(service, number)
     assert escalation.notified_level == 0 and escalation.notice_failures == 1
     assert "503" in (escalation.notice_error or "")
@@ -155,6 +157,16 @@ async def test_an_accepted_alert_leaves_the_reply_and_its_sms_as_they_were(built
     assert "Para algo urgente" not in answer.answer  # no "hosts can't be reached" line
     assert "".join(answer.extra["sms"]).replace(" ", "") == answer.answer.replace(" ", "")
     assert len(answer.extra["sms"]) <= 2
+
+
+async def test_a_long_spanish_reply_keeps_the_line_that_no_host_was_reached(built):
+    service, _settings = built
+    desk(service).notifier = ScriptedNotifier(accept=False)
+    answer = await service.ask("Esto es inaceptable, llevo una hora esperando mi habitación. "
+                               "Quiero poner una queja.", "t", user_id=phone(), scope=CASINO)  # fmt: skip
+    unreached = prompts.say(prompts.HOSTS_NOT_ALERTED, "es", phone="1-888-226-7711")
+    assert answer.answer.endswith(unreached)
+    assert " ".join(answer.extra["sms"]).endswith(unreached)
 
 
 async def test_two_replicas_sweeping_at_once_send_one_alert(built):

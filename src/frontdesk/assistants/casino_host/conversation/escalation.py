@@ -74,9 +74,9 @@ def alert_lines(state: dict[str, Any], casino: Casino) -> tuple[str, str]:
 
 
 def with_line(text: str, sms: list[str], line: str) -> tuple[str, list[str]]:
-    """The reply (`text` as `sms`) with one more sentence, and its SMS split again; without
-    one, the reply as it was."""
+    """The reply (`text` as `sms`) with one more sentence, and that sentence as an SMS of its
+    own: split together, a long or Spanish reply could lose it, and it is the one the guest
+    must get. Without a sentence, the reply as it was."""
     if not line:
         return text, sms
-    joined = f"{text} {line}"
-    return joined, split_sms(joined, max_parts=max(2, len(sms) + 1))
+    return f"{text} {line}", [*sms, *split_sms(line, max_parts=2)]
