@@ -29,6 +29,7 @@ from frontdesk.assistants.casino_host.channel.senders import (
     TwilioProvider,
 )
 from frontdesk.assistants.casino_host.channel.signatures import WebhookSecrets, telnyx_public_key
+from frontdesk.assistants.casino_host.channel.stores import open_store
 from frontdesk.assistants.casino_host.compliance.learned import (
     LEARNED_SPACES,
     SHIPPED_WEIGHTS,
@@ -162,14 +163,6 @@ def load_learned_layer(embeddings: Embeddings, weights_dir: Path) -> LearnedLaye
                              spec=GATE_LABELS, shipped_dir=SHIPPED_WEIGHTS,
                              space=f"{space}+{LEXICAL_ID}")  # fmt: skip
     return LearnedLayer(features, detector) if detector is not None else None
-
-
-def open_store(settings: Settings, content: CasinoContent) -> Store:
-    store = Store.from_settings(settings)
-    for casino_id in content.casino_ids:
-        casino = content.catalog(casino_id).casino
-        store.put_casino(casino_id, name=casino.name, timezone=casino.timezone, state=casino.state)
-    return store
 
 
 def breaker_for(host: CasinoHostSettings, store: Store, content: CasinoContent) -> CircuitBreaker:

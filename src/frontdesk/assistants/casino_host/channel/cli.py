@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 app = typer.Typer(help="The casino host's SMS channel and consent.", no_args_is_help=True)
 
+
+def _consent_commands() -> typer.Typer:
+    from frontdesk.assistants.casino_host.channel.consent_cli import app as consent
+
+    return consent
+
+
+app.add_typer(_consent_commands(), name="consent")
+
 CasinoOpt = Annotated[str, typer.Option("--casino", help="The casino's id.")]
 GuestOpt = Annotated[str, typer.Option("--guest", help="The guest's number, +1NXXNXXXXXX.")]
 

@@ -136,7 +136,7 @@ def write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision,
         return _write_consent_reply(store, intake, decision, keyword=keyword, reply=reply, now=now)
 
 
-def _consent_state(consent: dict[str, Any]) -> dict[str, bool]:
+def consent_state(consent: dict[str, Any]) -> dict[str, bool]:
     return {
         "sms_opt_in": bool(consent.get("sms_opt_in")),
         "marketing_consent": bool(consent.get("marketing_consent")),
@@ -181,7 +181,7 @@ def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile
                              prompted_by: str, now: datetime) -> None:  # fmt: skip
     """T19: YES to a first outbound is the double opt-in: express written consent, with the
     message that asked for it as evidence."""
-    before = _consent_state(profile.consent)
+    before = consent_state(profile.consent)
     asked = [m for m in store.outbound_for(intake.casino_id, intake.guest_uuid)
              if m.outbound_id == prompted_by]  # fmt: skip
     prompt_text = asked[0].body if asked else None
@@ -208,7 +208,7 @@ def _confirm_written_consent(store: Store, intake: Intake, profile: GuestProfile
             "prompted_by_message_id": prompted_by,
             **consent_evidence(prompt_text),
             "previous_state": before,
-            "new_state": _consent_state(profile.consent),
+            "new_state": consent_state(profile.consent),
             "timestamp": now.isoformat(),
         },
         now=now,
@@ -235,7 +235,7 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
             or (not decision.suppressed and not profile.consent.get("sms_opt_in"))
         )
         if changes:
-            before = _consent_state(profile.consent)
+            before = consent_state(profile.consent)
             profile.consent["suppressed"] = decision.suppressed
             # Item 14: STOP withdraws every SMS consent; START restores the SMS channel only
             # (marketing needs written consent again).
@@ -255,7 +255,7 @@ def _write_consent_reply(store: Store, intake: Intake, decision: KeywordDecision
                     "keyword": keyword,
                     **consent_evidence(reply),
                     "previous_state": before,
-                    "new_state": _consent_state(profile.consent),
+                    "new_state": consent_state(profile.consent),
                     "timestamp": now.isoformat(),
                 },
                 now=now,
