@@ -115,11 +115,15 @@ def test_replies_show_as_sms_beside_what_the_host_knows(casino_page):
     completeness = answer.locator(".ch-meter-label strong")
     assert int(completeness.inner_text().rstrip("%")) > 20
 
-    # The gate: a fixed caring reply in two SMS, the layer flagged, a P1 escalation.
+    # The gate: a fixed caring reply in two SMS, the layer flagged, a P1 escalation; this
+    # server has no escalation chain, so a third SMS says no host could be reached.
     answer = ask(page, PROBLEM_Q)
-    expect(answer.locator(".ch-sms-bubble")).to_have_count(2)
-    expect(answer.locator(".ch-sms-caption")).to_have_text(["SMS 1/2", "SMS 2/2 · 2 segments"])
+    expect(answer.locator(".ch-sms-bubble")).to_have_count(3)
+    expect(answer.locator(".ch-sms-caption")).to_have_text(
+        ["SMS 1/3", "SMS 2/3", "SMS 3/3 · 3 segments"]  # the segments billed, in all
+    )
     expect(answer.locator(".ch-sms-bubble").first).to_contain_text("1-800-522-4700")
+    expect(answer.locator(".ch-sms-bubble").last).to_contain_text("can't be reached")
     expect(answer.locator(".ch-badge-agent")).to_have_text("Compliance gate")
     expect(answer.locator(".ch-badge-warn")).to_contain_text("Responsible gaming")
     expect(answer.locator(".ch-badge-sev")).to_contain_text("P1")
@@ -137,7 +141,7 @@ def test_replies_show_as_sms_beside_what_the_host_knows(casino_page):
     # Reloaded, the replies are still drawn as SMS.
     page.reload()
     expect(assistant_messages(page)).to_have_count(4)
-    expect(assistant_messages(page).nth(2).locator(".ch-sms-bubble")).to_have_count(2)
+    expect(assistant_messages(page).nth(2).locator(".ch-sms-bubble")).to_have_count(3)
 
 
 CRAFTED = {

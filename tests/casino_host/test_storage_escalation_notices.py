@@ -51,13 +51,27 @@ def test_a_failed_notice_is_kept_with_its_retry_and_a_success_clears_it(store, c
 
 
 def test_one_claim_at_a_time_and_none_once_a_person_has_it(store, casino, escalation):
-    eid = escalation.escalation_id
+    eid, seen = escalation.escalation_id, (1, 0, 0)
     later = NOW + MINUTE
-    assert store.claim_notice(casino, eid, until=later + MINUTE, now=later)
-    assert not store.claim_notice(casino, eid, until=later + MINUTE, now=later)  # the other replica
-    assert store.claim_notice(casino, eid, until=later + 3 * MINUTE, now=later + 2 * MINUTE)
+    assert store.claim_notice(casino, eid, seen=seen, until=later + MINUTE, now=later)
+    assert not store.claim_notice(casino, eid, seen=seen, until=later + MINUTE, now=later)
+    assert store.claim_notice(casino, eid, seen=seen, until=later + 3 * MINUTE,
+                              now=later + 2 * MINUTE)  # fmt: skip
     store.acknowledge(casino, eid, by="ana", now=later)
-    assert not store.claim_notice(casino, eid, until=later + 9 * MINUTE, now=later + 8 * MINUTE)
+    assert not store.claim_notice(casino, eid, seen=seen, until=later + 9 * MINUTE,
+                                  now=later + 8 * MINUTE)  # fmt: skip
+
+
+def test_a_replica_that_saw_the_escalation_before_it_was_told_claims_nothing(
+    store, casino, escalation
+):
+    """Replica A claims, sends and records; replica B, which read the escalation before, must
+    not send it again once A's record has cleared the claim."""
+    eid, seen = escalation.escalation_id, (1, 0, 0)
+    later = NOW + MINUTE
+    assert store.claim_notice(casino, eid, seen=seen, until=later + MINUTE, now=later)
+    store.record_notice(casino, eid, level=1, accepted=True, now=later)
+    assert not store.claim_notice(casino, eid, seen=seen, until=later + MINUTE, now=later)
 
 
 def test_a_person_answering_holds_the_bot_and_closing_lets_it_answer(store, casino, escalation):

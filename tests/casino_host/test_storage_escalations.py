@@ -213,7 +213,7 @@ def _call_arguments() -> dict[str, dict]:
         "raise_level": {"escalation_id": "e"},
         "unacknowledged_escalations": {},
         "record_notice": {"escalation_id": "e", "level": 1, "accepted": True},
-        "claim_notice": {"escalation_id": "e", "until": NOW},
+        "claim_notice": {"escalation_id": "e", "seen": (1, 0, 0), "until": NOW},
         "open_escalations": {},
         "escalation": {"escalation_id": "e"},
         "hold_for_person": {"escalation_id": "e", "by": "ana", "until": NOW},

@@ -65,8 +65,10 @@ class StaffDesk:
             waiting = await asyncio.to_thread(self.store.unacknowledged_escalations, casino_id)
             for escalation in waiting:
                 due = notice_due(escalation, now)
+                seen = (escalation.escalation_level, escalation.notified_level,
+                        escalation.reminded_level)  # fmt: skip
                 if due is None or not await asyncio.to_thread(
-                    self.store.claim_notice, casino_id, escalation.escalation_id,
+                    self.store.claim_notice, casino_id, escalation.escalation_id, seen=seen,
                     until=now + CLAIM, now=now,
                 ):  # fmt: skip
                     continue

@@ -54,11 +54,14 @@ class EscalationNoticeStore(EscalationStore):
             return _escalation(row)
 
     @public
-    def claim_notice(self, casino_id: str, escalation_id: str, *, until: datetime,
-                     now: datetime | None = None) -> bool:  # fmt: skip
-        """Take the escalation's next alert until `until`: False when another sweep (another
-        replica) has it, or a person has it already. Only the taker sends."""
+    def claim_notice(self, casino_id: str, escalation_id: str, *, seen: tuple[int, int, int],
+                     until: datetime, now: datetime | None = None) -> bool:  # fmt: skip
+        """Take the escalation's next alert until `until`, if it is still as the caller saw it:
+        `seen` = (escalation_level, notified_level, reminded_level). False when another sweep
+        (another replica) has it or has already sent it, or a person has it. Only the taker
+        sends."""
         now = moment(now)
+        level, notified, reminded = seen
         with self._begin() as session:
             taken = session.execute(
                 update(EscalationRow)
@@ -67,6 +70,9 @@ class EscalationNoticeStore(EscalationStore):
                     EscalationRow.escalation_id == escalation_id,
                     EscalationRow.acknowledged.is_(False),
                     EscalationRow.closed_at.is_(None),
+                    EscalationRow.escalation_level == level,
+                    EscalationRow.notified_level == notified,
+                    EscalationRow.reminded_level == reminded,
                     or_(EscalationRow.next_notice_at.is_(None), EscalationRow.next_notice_at <= now),
                 )
                 .values(next_notice_at=moment(until))
