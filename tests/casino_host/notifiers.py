@@ -13,10 +13,6 @@ class ScriptedNotifier(Notifier):
         self.accept = accept
         self.sent: list[Alert] = []
 
-    @property
-    def configured(self) -> bool:
-        return True
-
     async def send(self, alert: Alert) -> Delivery:
         self.sent.append(alert)
         detail = "" if self.accept else "ConnectionRefusedError"

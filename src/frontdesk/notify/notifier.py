@@ -36,7 +36,7 @@ class Notifier:
     @property
     def configured(self) -> bool:
         """Whether anyone at all would be told."""
-        return any(level.email or level.webhook for level in self.chain)
+        return reaches_anyone(self.chain)
 
     def targets(self, level: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(webhook URLs, e-mail addresses) of levels 1..level, each once. A level past the
@@ -89,6 +89,10 @@ class Notifier:
         return TargetOutcome(name, True)
 
 
+def reaches_anyone(chain: Sequence[NotifyLevel]) -> bool:
+    return any(level.email or level.webhook for level in chain)
+
+
 def build_notifier(settings: Settings, *,
                    transport: httpx.AsyncBaseTransport | None = None) -> Notifier:  # fmt: skip
     secret = settings.notify_webhook_secret
@@ -115,7 +119,7 @@ def notify_problems(settings: Settings) -> list[str]:
     assistant that escalates to people lists these among its insecure settings."""
     chain = settings.notify_chain
     problems = []
-    if not any(level.email or level.webhook for level in chain):
+    if not reaches_anyone(chain):
         problems.append(
             "FRONTDESK_NOTIFY_CHAIN is empty: escalations would reach no one; list who is told "
             'at each level, e.g. [{"email": ["host-desk@casino.example"]}]'
