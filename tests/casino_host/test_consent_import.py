@@ -20,6 +20,7 @@ from frontdesk.assistants.casino_host.consent.import_rows import (
     read_rows,
 )
 from frontdesk.assistants.casino_host.consent.imports import import_consents
+from frontdesk.assistants.casino_host.consent.records import receive
 from frontdesk.assistants.casino_host.content import CasinoContent
 from frontdesk.assistants.casino_host.storage import StorageUnavailable, Store
 
@@ -44,7 +45,8 @@ def optins(casino_id: str, n: int, *, written: bool = True, start: int = 0) -> l
 
 def as_csv(rows: list[dict], header: list[str] | None = None) -> bytes:
     sink = io.StringIO()
-    writer = csv.DictWriter(sink, fieldnames=header or list(rows[0]))
+    columns = header or list(dict.fromkeys(name for row in rows for name in row))
+    writer = csv.DictWriter(sink, fieldnames=columns)
     writer.writeheader()
     writer.writerows(rows)
     return sink.getvalue().encode()
@@ -103,7 +105,7 @@ def test_a_row_with_too_many_or_too_few_fields_is_rejected_and_the_rest_go_on():
     data = (good + "mohegan_sun,+18605559999,express\n" + "\n").encode()
     rows, rejected = read_rows(data, {"mohegan_sun"}, NOW)
     assert len(rows) == 2 and [r.line for r in rejected] == [4]
-    assert "3 fields" in rejected[0].reason
+    assert "3 fields" in rejected[0].reason and rejected[0].last_four == "9999"
 
 
 # -- the import ----------------------------------------------------------------------------
@@ -128,7 +130,8 @@ def test_990_of_a_thousand_are_imported_once_with_their_evidence(store, casino):
     assert event.payload["method"] == "import:loyalty_signup"
     assert event.payload["disclosure_text"] == DISCLOSURE and event.payload["tcpa_version"] == TCPA
     assert event.payload["ip_address"] == "203.0.113.9" and event.payload["channel"] == "import"
-    assert store.verify_consent_chain(casino, guest).valid
+    guests = store.consent_chain_guests(casino)
+    assert len(guests) == 990 and all(store.verify_consent_chain(casino, g).valid for g in guests)
     assert len(store.audit_entries(casino, event="consent_imported", limit=2000)) == 990
 
 
@@ -216,3 +219,81 @@ def test_postgresql_going_away_midway_leaves_nothing_imported(postgres_server):
     assert opened.find_guest("mohegan_sun", "+18605550001") is None
     assert import_consents(opened, rows, rejected, now=NOW).imported == 500  # back: all, once
     opened.close()
+
+
+# -- the guest's own word, marketing, and the rows' finer checks -------------------------------
+
+
+def texted(store: Store, casino_id: str, phone: str, words: str, at: datetime) -> None:
+    """The guest texts a keyword (STOP, START) through the real consent path."""
+    place = CasinoContent.load().catalog("mohegan_sun").casino
+    receive(store, casino_id, place, phone, words, f"{phone}-{words}-{at.isoformat()}", at)
+
+
+def test_a_stop_after_the_consent_was_captured_is_never_overridden(store, casino):
+    later = NOW + timedelta(hours=3)
+    written = as_csv(optins(casino, 2))  # captured 2026-01-10
+    assert import_consents(store, *read_rows(written, {casino}, NOW), now=NOW).imported == 2
+    texted(store, casino, "+18605550000", "STOP", NOW + timedelta(hours=1))
+    texted(store, casino, "+18605550000", "START", NOW + timedelta(hours=2))  # SMS only again
+    texted(store, casino, "+18605550001", "STOP", NOW + timedelta(hours=1))  # and stays out
+    again = import_consents(store, *read_rows(written, {casino}, later), now=later)
+    assert again.imported == 0 and [r.line for r in again.rejected] == [2, 3]
+    assert "opted out on 2026-03-15 15:00 UTC, after this consent was captured" in (
+        again.rejected[0].reason
+    )
+    assert "opted out on 2026-03-15 15:00 UTC (STOP)" in again.rejected[1].reason
+    consent = store.load_profile(casino, store.find_guest(casino, "+18605550000")).profile.consent
+    assert consent["sms_opt_in"] and not consent["marketing_consent"]
+    assert consent.get("consent_type") != "express_written"
+    # SMS consent captured before the STOP: the guest holds it already (their START).
+    express = read_rows(as_csv(optins(casino, 1, written=False)), {casino}, later)
+    assert import_consents(store, *express, now=later).unchanged == 1
+    # A form signed after the START is a new consent, and counts.
+    fresh = optins(casino, 2)
+    for row in fresh:
+        row["captured_at"] = (NOW + timedelta(hours=2, minutes=30)).isoformat()
+    report = import_consents(store, *read_rows(as_csv(fresh), {casino}, later), now=later)
+    assert report.imported == 1 and "(STOP)" in report.rejected[0].reason  # 0001 is still out
+    guest = store.find_guest(casino, "+18605550000")
+    assert store.load_profile(casino, guest).profile.consent["marketing_consent"] is True
+    assert store.consent_chain_length(casino, guest) == 4
+    assert store.verify_consent_chain(casino, guest).valid
+
+
+def test_written_consent_without_marketing_reaches_informational_only(tmp_path):
+    opened = Store(tmp_path / "gate.db", phone_pepper="test-pepper")
+    opened.put_casino("mohegan_sun", name="Mohegan Sun", timezone="America/New_York", state="CT")
+    rows = optins("mohegan_sun", 1)
+    rows[0]["marketing"] = "false"
+    import_consents(opened, *read_rows(as_csv(rows), {"mohegan_sun"}, NOW), now=NOW)
+    sender = OutboundSender(opened, CasinoContent.load(), SimulatorProvider())
+    noon = datetime(2026, 11, 25, 17, 0, tzinfo=UTC)
+    assert not sender.check("mohegan_sun", "+18605550000", "marketing", noon).eligible
+    assert sender.check("mohegan_sun", "+18605550000", "informational", noon).eligible
+    rows[0]["marketing"] = "true"  # the casino's later form says yes to offers: raised
+    report = import_consents(opened, *read_rows(as_csv(rows), {"mohegan_sun"}, NOW), now=NOW)
+    assert report.imported == 1
+    assert sender.check("mohegan_sun", "+18605550000", "marketing", noon).eligible
+    opened.close()
+
+
+def test_the_rows_finer_checks():
+    rows = optins("mohegan_sun", 6, written=False)
+    rows[0]["phone"] = "(860) 555-0100"  # punctuation, ten US digits: +1
+    rows[1]["disclosure_text"] = ""  # express consent may come without a disclosure
+    rows[2]["marketing"] = "yes"  # marketing needs written consent
+    rows[3]["captured_at"] = ""
+    rows[4]["marketing"] = "perhaps"
+    rows[5]["captured_at"] = "2026-01-10T17:00:00Z"
+    read, rejected = read_rows(as_csv(rows), {"mohegan_sun"}, NOW)
+    assert [r.phone for r in read] == ["+18605550100", "+18605550001", "+18605550005"]
+    assert read[1].disclosure_text is None and not any(r.marketing for r in read)
+    reasons = {r.line: r.reason for r in rejected}
+    assert "marketing needs express_written" in reasons[4]
+    assert "captured_at is empty" in reasons[5] and "true or false" in reasons[6]
+    header = [*REQUIRED, "ip"]
+    with pytest.raises(ImportFileError, match=r"ip \(did you mean ip_address\?\)"):
+        read_rows(",".join(header).encode() + b"\n", {"mohegan_sun"}, NOW)
+    twice = optins("mohegan_sun", 1) * 2
+    assert "on line 2" in read_rows(as_csv(twice), {"mohegan_sun"}, NOW)[1][0].reason

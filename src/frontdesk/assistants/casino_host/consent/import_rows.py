@@ -21,8 +21,15 @@ from frontdesk.errors import FrontdeskError
 
 REQUIRED = ("casino_id", "phone", "consent_type", "method", "captured_at", "disclosure_text",
             "tcpa_version")  # fmt: skip
-OPTIONAL = ("ip_address", "user_agent", "source_reference")
+OPTIONAL = ("ip_address", "user_agent", "source_reference", "marketing")
 CONSENT_TYPES = ("express", "express_written")
+# `marketing`: whether the guest agreed to marketing texts. Blank: yes for express_written
+# (that is what written consent is taken for), no for express (which cannot carry it).
+_YES, _NO = frozenset({"true", "yes", "y", "1"}), frozenset({"false", "no", "n", "0"})
+# Columns people name otherwise, and the name this file wants.
+_SPELLINGS = {"ip": "ip_address", "useragent": "user_agent", "marketing_consent": "marketing",
+              "phone_number": "phone", "casino": "casino_id", "tcpa": "tcpa_version"}  # fmt: skip
+_PUNCTUATION = re.compile(r"[\s().-]")  # (860) 555-0123, 860.555.0123
 _METHOD = re.compile(r"^[a-z][a-z0-9_]{1,39}$")  # paper_form, loyalty_signup, web_form, …
 MAX_TEXT = 1000
 MAX_FIELD = 300
@@ -40,19 +47,12 @@ class ImportRow:
     consent_type: str
     method: str
     captured_at: datetime
-    disclosure_text: str
+    disclosure_text: str | None  # required for express_written; may be blank for express
     tcpa_version: str
     ip_address: str | None = None
     user_agent: str | None = None
     source_reference: str | None = None
-
-    def evidence(self) -> dict[str, str | None]:
-        """X4's evidence of this consent, as the ledger and the profile keep it."""
-        return {"method": self.method, "channel": "import", "captured_at":
-                self.captured_at.isoformat(), "ip_address": self.ip_address,
-                "user_agent": self.user_agent, "tcpa_version": self.tcpa_version,
-                "disclosure_text": self.disclosure_text,
-                "source_reference": self.source_reference}  # fmt: skip
+    marketing: bool = False  # the guest agreed to marketing texts (express_written only)
 
 
 @dataclass(frozen=True)
@@ -88,9 +88,13 @@ def read_rows(data: bytes, casinos: Collection[str],
                               f"{', '.join(REQUIRED)} (and may have {', '.join(OPTIONAL)})")  # fmt: skip
     unknown = [name for name in header if name not in REQUIRED + OPTIONAL]
     if unknown or len(set(header)) != len(header):
-        raise ImportFileError(f"the header has unknown or repeated columns: {', '.join(unknown)}"
+        hints = [f"{n} (did you mean {_SPELLINGS[n]}?)" if n in _SPELLINGS else n or "(blank)"
+                 for n in unknown]  # fmt: skip
+        raise ImportFileError(f"the header has unknown or repeated columns: {', '.join(hints)}"
                               if unknown else "the header repeats a column")  # fmt: skip
-    rows, rejected, seen = [], [], set()
+    rows: list[ImportRow] = []
+    rejected: list[Rejected] = []
+    seen: dict[tuple[str, str], int] = {}
     while True:
         try:
             fields = next(reader)
@@ -103,8 +107,10 @@ def read_rows(data: bytes, casinos: Collection[str],
         if not any(field.strip() for field in fields):
             continue  # a blank line
         if len(fields) != len(header):
-            rejected.append(Rejected(line, "", f"{len(fields)} fields, the header has "
-                                                f"{len(header)}"))  # fmt: skip
+            at = header.index("phone")
+            shown = last_four(fields[at]) if at < len(fields) else ""
+            rejected.append(Rejected(line, shown, f"{len(fields)} fields, the header has "
+                                     f"{len(header)} (a comma in a field needs quotes)"))  # fmt: skip
             continue
         values = {name: field.strip() for name, field in zip(header, fields, strict=True)}
         try:
@@ -112,11 +118,12 @@ def read_rows(data: bytes, casinos: Collection[str],
         except ValueError as exc:
             rejected.append(Rejected(line, last_four(values.get("phone", "")), str(exc)))
             continue
-        if (row.casino_id, row.phone) in seen:
-            rejected.append(Rejected(line, last_four(row.phone),
-                                     "the same number is on an earlier line"))  # fmt: skip
+        earlier = seen.get((row.casino_id, row.phone))
+        if earlier is not None:
+            rejected.append(Rejected(line, last_four(row.phone), "the same number (for this "
+                                     f"casino) is on line {earlier}, an earlier line"))  # fmt: skip
             continue
-        seen.add((row.casino_id, row.phone))
+        seen[(row.casino_id, row.phone)] = line
         rows.append(row)
     return rows, rejected
 
@@ -126,25 +133,20 @@ def _row(line: int, values: dict[str, str], casinos: Collection[str], now: datet
     if casino not in casinos:
         raise ValueError(f"unknown casino '{casino[:40]}' (known: {', '.join(sorted(casinos))})")
     try:
-        phone = guest_number(values["phone"].replace(" ", "").replace("-", ""))
+        phone = guest_number(_PUNCTUATION.sub("", values["phone"]))
     except FrontdeskError:
         raise ValueError("the phone is not a number in E.164 form such as +18605550123") from None
-    if values["consent_type"] not in CONSENT_TYPES:
-        raise ValueError(f"consent_type must be {' or '.join(CONSENT_TYPES)}")
+    kind = values["consent_type"]
+    if kind not in CONSENT_TYPES:
+        raise ValueError(f"consent_type must be {' or '.join(CONSENT_TYPES)}, not '{kind[:40]}'")
     if not _METHOD.match(values["method"]):
         raise ValueError("method must be a short lowercase name such as paper_form")
-    try:
-        captured = datetime.fromisoformat(values["captured_at"])
-    except ValueError:
-        raise ValueError("captured_at is not an ISO 8601 time (2026-03-01T14:30:00-05:00)") from None
-    if captured.tzinfo is None:
-        raise ValueError("captured_at needs its UTC offset (or Z): when was it, where?")
-    if captured > now:
-        raise ValueError("captured_at is in the future")
-    disclosure = values["disclosure_text"]
-    if not disclosure:
-        raise ValueError("disclosure_text is empty: the words the guest agreed to are the evidence")
-    if len(disclosure) > MAX_TEXT:
+    captured = _captured_at(values["captured_at"], now)
+    disclosure = values["disclosure_text"] or None
+    if disclosure is None and kind == "express_written":
+        raise ValueError("disclosure_text is empty: written consent is the words the guest "
+                         "agreed to")  # fmt: skip
+    if disclosure is not None and len(disclosure) > MAX_TEXT:
         raise ValueError(f"disclosure_text is longer than {MAX_TEXT} characters")
     if not values["tcpa_version"] or len(values["tcpa_version"]) > MAX_FIELD:
         raise ValueError("tcpa_version is empty or too long")
@@ -157,5 +159,31 @@ def _row(line: int, values: dict[str, str], casinos: Collection[str], now: datet
     agent, reference = values.get("user_agent") or None, values.get("source_reference") or None
     if any(len(v) > MAX_FIELD for v in (agent or "", reference or "")):
         raise ValueError(f"user_agent or source_reference is longer than {MAX_FIELD} characters")
-    return ImportRow(line, casino, phone, values["consent_type"], values["method"], captured,
-                     disclosure, values["tcpa_version"], ip, agent, reference)  # fmt: skip
+    return ImportRow(line, casino, phone, kind, values["method"], captured, disclosure,
+                     values["tcpa_version"], ip, agent, reference,
+                     _marketing(values.get("marketing", ""), kind))  # fmt: skip
+
+
+def _captured_at(value: str, now: datetime) -> datetime:
+    if not value:
+        raise ValueError("captured_at is empty: when was the consent given?")
+    try:
+        captured = datetime.fromisoformat(value)
+    except ValueError:
+        raise ValueError(
+            "captured_at is not an ISO 8601 time (2026-03-01T14:30:00-05:00)"
+        ) from None
+    if captured.tzinfo is None:
+        raise ValueError("captured_at needs its UTC offset (or Z): when was it, where?")
+    if captured > now:
+        raise ValueError("captured_at is in the future")
+    return captured
+
+
+def _marketing(value: str, kind: str) -> bool:
+    flag = value.lower()
+    if flag and flag not in _YES | _NO:
+        raise ValueError("marketing must be true or false (or blank)")
+    if flag in _YES and kind != "express_written":
+        raise ValueError("marketing needs express_written consent; this row is express")
+    return kind == "express_written" and flag not in _NO

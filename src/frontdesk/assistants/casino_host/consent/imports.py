@@ -3,22 +3,25 @@ record on the guest's profile, a consent ledger event with its evidence, and a d
 audit row, all in ONE transaction. The database going away midway leaves nothing written,
 and the same file imported twice changes nothing the second time.
 
-An import never overrides the guest: a number that texted STOP, or asked for its data to be
-deleted, is rejected (only the guest opts in again, with START). A guest who already holds
-the same or a stronger consent is counted unchanged.
+An import never overrides the guest: a number that is opted out (STOP), or asked for its data
+to be deleted, is rejected (only the guest opts in again, with START), and so is a consent
+captured before a STOP the guest sent later (a later START restores the SMS channel only, never
+the written consent the STOP withdrew). A guest who already holds the same or a stronger
+consent is counted unchanged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from frontdesk.assistants.casino_host.consent.import_rows import ImportRow, Rejected, last_four
-from frontdesk.assistants.casino_host.consent.records import consent_state
+from frontdesk.assistants.casino_host.consent.records import consent_evidence, consent_state
 from frontdesk.assistants.casino_host.storage import Store
 
+# How much a consent type allows; `_rank` adds marketing on top (written with it > without).
 STRENGTH = {None: 0, "express": 1, "express_written": 2}
 EVIDENCE_KEY = {"express": "opt_in_evidence", "express_written": "written_consent_evidence"}
 
@@ -66,34 +69,89 @@ def import_consents(store: Store, rows: Sequence[ImportRow], rejected: Sequence[
     return report
 
 
+def import_evidence(row: ImportRow) -> dict[str, str | None]:
+    """X4's evidence of an imported consent, as the ledger and the profile keep it: the keys
+    of a consent given by SMS (`consent_evidence`), with how, when and where it was given."""
+    return {**consent_evidence(row.disclosure_text), "channel": "import",
+            "ip_address": row.ip_address, "user_agent": row.user_agent,
+            "tcpa_version": row.tcpa_version, "method": row.method,
+            "captured_at": row.captured_at.isoformat(),
+            "source_reference": row.source_reference}  # fmt: skip
+
+
+def _rank(consent_type: str | None, marketing: bool) -> tuple[int, bool]:
+    return STRENGTH.get(consent_type, 0), marketing and consent_type == "express_written"
+
+
+def _held(consent: dict[str, Any]) -> tuple[int, bool]:
+    """What the guest holds: a START without a recorded type is SMS consent (express)."""
+    if not consent.get("sms_opt_in") or consent.get("suppressed"):
+        return 0, False
+    return _rank(consent.get("consent_type") or "express", bool(consent.get("marketing_consent")))
+
+
+def _opted_out_on(consent: dict[str, Any]) -> datetime | None:
+    """When the guest last opted out (their STOP), from the consent record's history."""
+    stops = [_aware(entry["timestamp"]) for entry in consent.get("consent_revocation_history")
+             or [] if entry.get("action") == "opt_out" and entry.get("timestamp")]  # fmt: skip
+    return max(stops, default=None)
+
+
+def _aware(value: str) -> datetime:
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _refusal(row: ImportRow, consent: dict[str, Any], *, held: bool) -> str | None:
+    """Why the guest's own word stands against this row; None when it does not. `held`: the
+    guest already holds what the row gives (then only a current opt-out or deletion stands)."""
+    stopped = _opted_out_on(consent)
+    on = f"opted out on {stopped.astimezone(UTC):%Y-%m-%d %H:%M} UTC" if stopped else "opted out"
+    if consent.get("deletion_requested_at"):
+        return "the guest asked for their data to be deleted"
+    if consent.get("suppressed"):
+        return f"the guest {on} (STOP): an import never lifts it, only the guest's START does"
+    if not held and stopped is not None and stopped >= row.captured_at:
+        return f"the guest {on}, after this consent was captured: that STOP withdrew it"
+    return None
+
+
 def _import_row(store: Store, row: ImportRow,
                 now: datetime) -> Rejected | Literal["imported", "unchanged"]:  # fmt: skip
     guest_uuid, _created = store.get_or_create_guest(row.casino_id, row.phone, now=now)
     loaded = store.load_profile(row.casino_id, guest_uuid)
     profile, consent = loaded.profile, loaded.profile.consent
-    if consent.get("suppressed"):
-        return Rejected(row.line, last_four(row.phone),
-                        "the guest texted STOP: only the guest opts in again, with START")  # fmt: skip
-    if consent.get("deletion_requested_at"):
-        return Rejected(row.line, last_four(row.phone), "the guest asked for their data to be "
-                        "deleted")  # fmt: skip
-    held = consent.get("consent_type") if consent.get("sms_opt_in") else None
-    if STRENGTH.get(held, 0) >= STRENGTH[row.consent_type]:
-        return "unchanged"
+    have, wanted = _held(consent), _rank(row.consent_type, row.marketing)
+    held = have[0] >= wanted[0] and have[1] >= wanted[1]
+    refusal = _refusal(row, consent, held=held)
+    if refusal is not None:
+        return Rejected(row.line, last_four(row.phone), refusal)
+    if held:
+        return "unchanged"  # the same file again, or a consent the guest gave since
     before = consent_state(consent)
-    consent.update(sms_opt_in=True, consent_type=row.consent_type)
-    if row.consent_type == "express_written":
-        consent["marketing_consent"] = True
-    consent[EVIDENCE_KEY[row.consent_type]] = row.evidence()
+    # Never lowered: a guest holding more than the row keeps it (the row adds what it adds).
+    opted_in = bool(consent.get("sms_opt_in"))
+    kind = max(row.consent_type, (consent.get("consent_type") if opted_in else None) or "express",
+               key=lambda name: STRENGTH.get(name, 0))  # fmt: skip
+    marketing = row.marketing or (opted_in and bool(consent.get("marketing_consent")))
+    consent.update(sms_opt_in=True, consent_type=kind, marketing_consent=marketing)
+    evidence = import_evidence(row)
+    consent[EVIDENCE_KEY[row.consent_type]] = evidence
+    history = list(consent.get("consent_revocation_history") or [])
+    history.append({"action": "opt_in", "method": f"import:{row.method}",
+                    "timestamp": now.isoformat(), "captured_at": evidence["captured_at"],
+                    "processed_by": "consent_import"})  # fmt: skip
+    consent["consent_revocation_history"] = history
     store.append_consent_event(
         row.casino_id,
         guest_uuid,
         {
-            **row.evidence(),
+            **evidence,
             "event_type": "consent_granted",
             "action": "opt_in",
             "method": f"import:{row.method}",  # how it was given, and that it came by import
             "consent_type": row.consent_type,
+            "marketing": row.marketing,
             "previous_state": before,
             "new_state": consent_state(consent),
             "timestamp": now.isoformat(),
@@ -103,5 +161,5 @@ def _import_row(store: Store, row: ImportRow,
     store.save_profile(row.casino_id, profile, loaded.version, now=now)
     store.audit(row.casino_id, "consent_imported", guest_uuid=guest_uuid,
                 details={"method": row.method, "consent_type": row.consent_type,
-                         "line": row.line}, now=now)  # fmt: skip
+                         "marketing": row.marketing, "line": row.line}, now=now)  # fmt: skip
     return "imported"
