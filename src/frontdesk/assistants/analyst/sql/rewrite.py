@@ -29,6 +29,7 @@ from frontdesk.assistants.analyst.sql.safety import (
     UnsupportedSQL,
     is_cte_reference,
 )
+from frontdesk.assistants.analyst.sql.schema import CATALOG_NAME
 
 SECURE_PREFIX = "secure_"
 
@@ -207,7 +208,10 @@ def quote_mixed_case(tree: exp.Expression) -> None:
     first two as the catalog has them, and ORDER BY refers to an output alias as a column).
     Table aliases and qualifiers stay unquoted, so they fold alike wherever they are written;
     a quoted table without an alias gets its own name as one, for its qualifiers to find.
+    A name that refers to an output alias in another case ("AS month ... GROUP BY MONTH")
+    is spelled as the alias first: quoted apart, the two would no longer meet.
     """
+    _spell_alias_references(tree)
     for node in tree.find_all(exp.Table, exp.Column, exp.Alias, exp.Join):
         if isinstance(node, exp.Table):
             if not isinstance(node.this, exp.Identifier) or is_cte_reference(node):
@@ -221,6 +225,52 @@ def quote_mixed_case(tree: exp.Expression) -> None:
             _quote(node.this)
         else:  # an output alias: SELECT COUNT(*) AS jobCount ... ORDER BY jobCount
             _quote(node.args.get("alias"))
+
+
+def _spell_alias_references(tree: exp.Expression) -> None:
+    """Names of the query's own (output aliases, a subquery's or CTE's columns) written in
+    another case where they are used take the spelling they were given, so that quoted they
+    still meet: PostgreSQL folded both ends alike before anything was quoted. A name the
+    checker found in the catalog (`schema.CATALOG_NAME`) is the table's, and stays as it is."""
+    inner: dict[str, exp.Identifier] = {}
+    for select in tree.find_all(exp.Select):
+        own = _aliases(select)
+        if select.find_ancestor(exp.Subquery, exp.CTE) is not None:
+            inner = {**_outputs(select), **inner}
+        for column in select.find_all(exp.Column):
+            name = column.this
+            if (not isinstance(name, exp.Identifier) or name.quoted or name.meta.get(CATALOG_NAME)
+                    or column.find_ancestor(exp.Select) is not select):  # fmt: skip
+                continue
+            # ORDER BY, GROUP BY and HAVING may name the select's own outputs.
+            in_tail = column.find_ancestor(exp.Order, exp.Group, exp.Having) is not None
+            alias = own.get(name.name.lower()) if in_tail and not column.table else None
+            if alias is not None and alias.name != name.name:
+                column.set("this", exp.to_identifier(alias.name, quoted=alias.quoted))
+    if not inner:
+        return
+    for column in tree.find_all(exp.Column):  # a subquery's or CTE's columns, used outside
+        name = column.this
+        if isinstance(name, exp.Identifier) and not name.quoted and not name.meta.get(
+            CATALOG_NAME
+        ):
+            alias = inner.get(name.name.lower())
+            if alias is not None and alias.name != name.name:
+                column.set("this", exp.to_identifier(alias.name, quoted=alias.quoted))
+
+
+def _outputs(select: exp.Select) -> dict[str, exp.Identifier]:
+    """A subquery's or CTE's column names as it spells them: its aliases, and the columns it
+    selects as they are."""
+    columns = {projection.this.name.lower(): projection.this for projection in select.expressions
+               if isinstance(projection, exp.Column) and isinstance(projection.this,
+                                                                    exp.Identifier)}  # fmt: skip
+    return {**columns, **_aliases(select)}
+
+
+def _aliases(select: exp.Select) -> dict[str, exp.Identifier]:
+    return {projection.alias.lower(): projection.args["alias"] for projection in
+            select.expressions if isinstance(projection, exp.Alias) and projection.alias}  # fmt: skip
 
 
 def _quote(identifier: exp.Expression | None) -> bool:

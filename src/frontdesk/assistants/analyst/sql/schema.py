@@ -175,11 +175,18 @@ def scope_outputs(scope: Scope) -> set[str] | None:
     return {name.lower() for name in select.named_selects}
 
 
+# Marks a column name the checker found in the catalog (an identifier's meta): such a name is
+# the database's own, while an unmarked one is the query's (an output alias, a CTE's column).
+CATALOG_NAME = "catalog_name"
+
+
 def respell(column: exp.Column, canonical: str) -> None:
-    """Write ``column`` as the catalog spells it. SQLite and MySQL match column names in any
-    case; PostgreSQL matches a mixed-case name only quoted and spelled exactly."""
+    """Write ``column`` as the catalog spells it, and mark it as the catalog's. SQLite and
+    MySQL match column names in any case; PostgreSQL matches a mixed-case name only quoted
+    and spelled exactly."""
     if column.name != canonical:
         column.set("this", exp.to_identifier(canonical, quoted=column.this.quoted))
+    column.this.meta[CATALOG_NAME] = True
 
 
 class _ColumnChecker:
