@@ -74,3 +74,15 @@ def test_an_unknown_database_name_lists_the_known_ones(demo_settings):
     target = SQLTarget(demo_settings, Models(demo_settings))
     with pytest.raises(EvalError, match="nycflights13"):
         target.toolkit("no-such-db")
+
+
+@pytest.mark.parametrize(
+    ("gold", "why"),
+    [("SELECT nosuch FROM employee", "no such column"), ("DELETE FROM employee", "checks")],
+)
+async def test_a_broken_gold_row_is_reported_and_no_model_is_asked(demo_settings, toolkit,
+                                                                     gold, why):  # fmt: skip
+    target, llm = scripted_target(demo_settings, toolkit, [])
+    run = await target(SQLCase("How many employees?", gold, "demo", line=7))
+    assert run.outcome == "gold_error" and why in (run.gold_error or "")
+    assert run.predicted_rows is None and not llm.calls

@@ -56,3 +56,21 @@ def test_sql_rows_load(tmp_path):
     path.write_text("\n".join(json.dumps(r) for r in rows))
     cases = load_dataset("sql", path)
     assert cases[0].tier == "easy" and cases[1].tier is None and cases[1].db == "chinook"
+
+
+async def test_a_broken_gold_row_is_listed_and_the_rest_are_scored():
+    cases = [SQLCase(f"q{i}", f"SELECT {i}", "demo", line=i) for i in (1, 2, 3)]
+    runs = {
+        "q1": SQLRun([(1,)], [(1,)]),
+        "q2": SQLRun(None, [], outcome="gold_error", gold_error="the gold SQL failed: boom"),
+        "q3": SQLRun([(9,)], [(3,)]),
+    }
+
+    async def predict(case):
+        return runs[case.question]
+
+    result = await run_sql(cases, predict, show_progress=False)
+    metrics = result.metrics
+    assert metrics["cases"] == 2 and metrics["execution_accuracy"] == 0.5
+    assert metrics["broken_gold_cases"] == 1 and metrics["broken_gold_lines"] == [2]
+    assert result.details[1]["gold_error"] == "the gold SQL failed: boom"

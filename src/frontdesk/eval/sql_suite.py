@@ -42,6 +42,9 @@ class SQLRun:
     outcome: str | None = None
     error: str | None = None
     ordered: bool = False  # the gold SQL orders its rows: order must match too
+    # The gold SQL itself failed (a broken row of the dataset): reported, never scored, and the
+    # run goes on with the other rows.
+    gold_error: str | None = None
 
 
 PredictFn = Callable[[SQLCase], Awaitable[SQLRun]]
@@ -115,6 +118,7 @@ async def run_sql(
                     "needed_correction": run.needed_correction,
                     "outcome": run.outcome,
                     "error": run.error,
+                    "gold_error": run.gold_error,
                     "predicted_rows": len(run.predicted_rows or []),
                     "gold_rows": len(run.gold_rows),
                     "latency_ms": _ms(latencies[-1]),
@@ -125,6 +129,9 @@ async def run_sql(
 
 
 def sql_metrics(details: Sequence[dict[str, Any]], latencies: Sequence[float]) -> dict[str, Any]:
+    """Scores over the rows whose gold SQL ran; rows with a broken gold are counted apart."""
+    broken = [d["line"] for d in details if d.get("gold_error")]
+    details = [d for d in details if not d.get("gold_error")]
     n = len(details)
     needed = [d for d in details if d["needed_correction"]]
     by_tier: dict[str, list[bool]] = defaultdict(list)
@@ -134,6 +141,8 @@ def sql_metrics(details: Sequence[dict[str, Any]], latencies: Sequence[float]) -
         by_db[d["db"]].append(d["correct"])
     return {
         "cases": n,
+        "broken_gold_cases": len(broken),
+        "broken_gold_lines": broken,
         "execution_accuracy": sum(d["correct"] for d in details) / n if n else 0.0,
         "validity_rate": sum(d["valid"] for d in details) / n if n else 0.0,
         "needed_correction": len(needed) / n if n else 0.0,

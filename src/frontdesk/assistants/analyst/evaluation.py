@@ -93,18 +93,22 @@ class SQLTarget:
             self.toolkits[db] = open_database(self.settings, self.models, url=url, name=db)
         return self.toolkits[db]
 
-    def gold_rows(self, tk: SQLToolkit, case: SQLCase) -> list[tuple[Any, ...]]:
+    def gold_rows(self, tk: SQLToolkit, case: SQLCase) -> list[tuple[Any, ...]] | str:
+        """The gold SQL's rows, or why it failed (then the row is reported, not scored)."""
         prepared = tk.prepare(case.gold_sql)
         if not prepared.ok:
-            raise EvalError(f"line {case.line}: the gold SQL fails the checks: {prepared.error}")
+            return f"the gold SQL fails the checks: {prepared.error}"
         result = tk.execute(prepared.sql)
         if not result.ok:
-            raise EvalError(f"line {case.line}: the gold SQL failed: {result.error}")
+            return f"the gold SQL failed: {result.error}"
         return [tuple(row) for row in result.rows]
 
     async def __call__(self, case: SQLCase) -> SQLRun:
         tk = self.toolkit(case.db)
         gold = self.gold_rows(tk, case)
+        if isinstance(gold, str):  # a broken row of the dataset: no model call measures it
+            logger.warning("line %s: %s", case.line, gold)
+            return SQLRun(None, [], outcome="gold_error", gold_error=gold)
         context = AnalystContext(
             llm=self.models.chat,
             router=None,
