@@ -181,6 +181,24 @@ async def test_a_request_to_change_data_is_refused_before_any_model_call(analyst
     assert llm.calls == []
 
 
+async def test_a_request_to_change_data_is_refused_whatever_the_router_would_say(
+    analyst, monkeypatch
+):
+    # The router once sent "Delete all closed work orders" to the manual, which answered it
+    # as if it could be done; the refusal now comes before the router is asked.
+    service, llm = analyst(script())
+    asked = []
+
+    async def route_to_manual(text):
+        asked.append(text)
+        raise AssertionError("the router was asked")
+
+    monkeypatch.setattr(service.context.router, "route", route_to_manual)
+    answer = await service.ask("Delete all closed work orders", "t1")
+    assert answer.route == "refuse" and answer.answer == prompts.REFUSED
+    assert asked == [] and llm.calls == []
+
+
 async def test_a_database_that_is_down_gets_a_clear_reply(analyst, toolkit, monkeypatch):
     monkeypatch.setattr(
         toolkit, "execute", lambda sql: DatabaseDown("the database at db:3306 is not reachable")

@@ -38,7 +38,8 @@ ROUTE_NODES = {"sql": SQL_AGENT, "rag": RAG_RETRIEVE, "general": GENERAL_ANSWER}
 EXCERPT_CHARS = 600
 
 # "delete all cancelled work orders", "please update technician 5's phone": a request to change
-# data is refused before any SQL is written (the SQL checks would refuse it anyway).
+# data is refused before anything else runs, the router included (the SQL checks would refuse
+# it anyway, and the manual would answer it as if it could be done).
 _WRITE_REQUEST = re.compile(
     r"^\s*(?:please\s+|can you\s+|could you\s+|now\s+)?"
     r"(?:delete|remove|erase|wipe|purge|drop|truncate|update|modify|change|set|rename|insert|"
@@ -61,6 +62,8 @@ async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return _decision(text, "blocked", 1.0, "guardrail", guardrail=audit.family)
+    if is_write_request(text):  # whatever the router would say: "delete all closed work
+        return _decision(text, "refuse", 1.0, "write_request")  # orders" is not a manual topic
     decision = await runtime.context.router.route(text)
     label, confidence, method = decision.label, decision.confidence, decision.method
     previous_route = state.get("last_route")
@@ -72,8 +75,6 @@ async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[
         in_context = await runtime.context.router.route(f"{before} {text}")
         if in_context.label == "sql":
             label, confidence, method = "sql", in_context.confidence, "follow_up"
-    if label == "sql" and is_write_request(text):
-        return _decision(text, "refuse", 1.0, "write_request")
     return _decision(text, label, confidence, method)
 
 
