@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
+from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, missing_name, named_targets
 from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolIndex
 
 from .conftest import manifest_entries
@@ -87,3 +87,48 @@ def test_a_question_about_handling_config_is_not_filtered_to_config(index, quest
 
     request = route_question(question, Repo())["retrieval_requests"][0]
     assert request["source_types"] == kinds
+
+
+def test_a_usage_knows_the_definition_it_sits_in(index):
+    (usage,) = index.usages("make_client")
+    assert usage.caller == "test_make_client_keeps_the_url"
+    # A method's call is the method's, not its class's: the innermost definition wins.
+    assert {u.caller for u in index.usages("transport_get")} == {"HTTPClient._fetch"}
+
+
+PLAIN_WORDS = {
+    "pkg/run.py": {
+        "definitions": [
+            {"name": "invoke", "qualified": "invoke", "kind": "function", "start_line": 1,
+             "end_line": 2, "parent": None, "signature": "def invoke():", "docstring": ""},
+            {"name": "main", "qualified": "main", "kind": "function", "start_line": 4,
+             "end_line": 5, "parent": None, "signature": "def main():", "docstring": ""},
+        ],
+        "references": [["invoke", 5]],
+    }
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("question", "named", "missing"),
+    [
+        # The word a usages or locate question asks about is a name even when plain.
+        ("who calls invoke?", {"invoke"}, None),
+        ("where is invoke defined", {"invoke"}, None),
+        ("usages of invoke", {"invoke"}, None),
+        # A code-shaped name the index lacks is answered as missing, not searched for.
+        ("what calls build_graph?", set(), "build_graph"),
+        ("where is `Runner` defined?", set(), "Runner"),
+        # Prose after the verb is not a name; nor is a plain word the index lacks.
+        ("what uses the cache?", set(), None),
+        ("what uses caching?", set(), None),
+        ("how does invoke work?", set(), None),
+    ],
+)
+def test_the_name_a_usages_question_asks_about(question, named, missing):
+    index = SymbolIndex(PLAIN_WORDS, {"pkg/run.py": "code"})
+    targets = named_targets(question, index)
+    assert set(targets.symbols) == named
+    assert missing_name(question, targets) == missing
+    if named:
+        assert [u.caller for u in index.usages("invoke")] == ["main"]

@@ -65,9 +65,19 @@ async def test_where_is_a_symbol_defined_is_answered_from_the_index_without_the_
 
 async def test_what_calls_a_function_lists_its_callers_with_valid_citations(run):
     state, model = await run("what calls make_client?")
-    assert "`make_client` is used in:\n- tests/test_client.py:5" in state["final_answer"]
+    assert state["final_answer"].startswith(
+        "`make_client` is called or used in 1 place:\n"
+        "- `test_make_client_keeps_the_url` in `tests/test_client.py` (tests/test_client.py:5)"
+    )
     assert [c["path"] for c in state["citations"]] == ["tests/test_client.py"]
     assert model.calls == []
+
+
+async def test_a_name_the_repository_lacks_is_said_to_be_missing_without_the_model(run):
+    # Search finds something for any words; a guess from it would name the wrong code.
+    state, model = await run("what calls build_graph?")
+    assert state["final_answer"] == "`build_graph` is not defined anywhere in the repository small."
+    assert state["citations"] == [] and model.calls == []
 
 
 async def test_a_described_question_is_answered_by_the_model_with_its_citations_checked(run):
@@ -171,15 +181,19 @@ def test_usages_outside_the_shown_code_are_named_by_file_never_as_empty_citation
 
     from frontdesk.assistants.codeqa.answers.compose import _listing
     from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
+    from frontdesk.assistants.codeqa.retrieval.symbol_index import Usage
 
-    usages = [SimpleNamespace(path="a.py", line=3), SimpleNamespace(path="b.py", line=40)]
+    usages = [Usage("a.py", 3, "f"), Usage("b.py", 40, "Loader.run"), Usage("b.py", 2)]
     symbols = SimpleNamespace(usages=lambda name: usages, definitions=lambda name: [])
     repo = SimpleNamespace(symbols=symbols)
     ctx = SimpleNamespace(repository=lambda repo_id: repo)
     state = {"router_output": {"retrieval_requests": [{"symbols": ["load"]}]}}
     shown = [ContextBlock("a.py", 1, 10, "code", "f", "c1", [], [(1, 10)])]
     text = _listing(state, ctx, "r", "usages", shown)
-    assert text == "`load` is used in:\n- a.py:3\n- also in `b.py`"
+    assert text == (
+        "`load` is called or used in 3 places:\n- `f` in `a.py` (a.py:3)\n"
+        "- the top level of `b.py`\n- `Loader.run` in `b.py`"
+    )
 
 
 async def test_a_looping_model_answer_keeps_each_sentence_once(run):

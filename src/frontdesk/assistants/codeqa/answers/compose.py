@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from pathlib import PurePosixPath
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -21,6 +22,7 @@ from frontdesk.assistants.codeqa.answers.citations import (
 from frontdesk.assistants.codeqa.context import CodeQAContext
 from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
+from frontdesk.assistants.codeqa.retrieval.symbol_index import Usage
 from frontdesk.assistants.codeqa.state import CodeQAState
 
 logger = logging.getLogger(__name__)
@@ -42,7 +44,10 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
             return {"final_answer": str(unavailable), "citations": [],
                     "messages": [AIMessage(content=str(unavailable))]}  # fmt: skip
     text = None
-    if not blocks:
+    if output.get("missing_name") and state.get("intent") != "follow_up":
+        name = output["missing_name"]
+        text, blocks = prompts.NOT_FOUND_NAMED.substitute(name=f"`{name}`", repo=repo_id), []
+    elif not blocks:
         text = _not_found(state, repo_id)
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
         text = _listing(state, ctx, repo_id, output["ask"], blocks)
@@ -153,19 +158,7 @@ def _listing(
     for name in names:
         definitions = repo.symbols.definitions(name)
         if ask == "usages":
-            usages = repo.symbols.usages(name)
-            if not usages:
-                lines.append(f"`{name}` is not called anywhere else in the repository.")
-                continue
-            # Cited only where the answer shows the code; the rest named by file.
-            shown = [u for u in usages if _shows(blocks, u.path, u.line)][:MAX_LISTED]
-            others = sorted({u.path for u in usages if u not in shown} - {u.path for u in shown})
-            lines.append(f"`{name}` is used in:")
-            lines += [f"- {u.path}:{u.line}" for u in shown]
-            if others:
-                lines.append("- also in " + ", ".join(f"`{path}`" for path in others[:MAX_LISTED])
-                             + (f" and {len(others) - MAX_LISTED} more files"
-                                if len(others) > MAX_LISTED else ""))  # fmt: skip
+            lines += _callers(name, repo.symbols.usages(name), blocks)
             continue
         head = "is defined in" if len(definitions) == 1 else "is defined in these places:"
         lines.append(f"`{name}` {head}")
@@ -177,6 +170,37 @@ def _listing(
                 f"- {d.path}:{d.start_line}-{d.end_line} ({d.qualified}{owner}): `{d.signature}`"
             )
     return "\n".join(lines)
+
+
+def _callers(name: str, usages: list[Usage], blocks: list[ContextBlock]) -> list[str]:
+    """What calls `name`, by the definition each call sits in (the parse's call graph): cited
+    with its line where the answer shows that code, named with its file elsewhere."""
+    if not usages:
+        return [f"`{name}` is not called anywhere else in the repository."]
+    by_caller: dict[tuple[str, str | None], list[Usage]] = {}
+    for usage in sorted(usages, key=lambda u: (_is_test(u.path), u.path, u.line)):
+        by_caller.setdefault((usage.path, usage.caller), []).append(usage)
+    places = len(by_caller)
+    in_tests = sum(_is_test(path) for path, _ in by_caller)
+    split = f" ({places - in_tests} outside tests)" if in_tests and in_tests < places else ""
+    lines = [f"`{name}` is called or used in {places} place{'s' if places > 1 else ''}{split}:"]
+    for (path, caller), found in list(by_caller.items())[: MAX_LISTED * 2]:
+        where = f"`{caller}` in `{path}`" if caller else f"the top level of `{path}`"
+        cited = [u for u in found if _shows(blocks, u.path, u.line)]
+        lines.append(f"- {where}" + (f" ({path}:{cited[0].line})" if cited else ""))
+    if places > MAX_LISTED * 2:
+        lines.append(f"- and {places - MAX_LISTED * 2} more")
+    return lines
+
+
+def _is_test(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        bool({"test", "tests", "testing", "__tests__"} & set(parts[:-1]))
+        or name.startswith("test_")
+        or name.endswith(("_test.py", "_test.go", ".test.ts", ".test.js", ".spec.ts"))
+    )
 
 
 async def _written(state: CodeQAState, ctx: CodeQAContext, blocks: list[ContextBlock]) -> str:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolHit, SymbolIndex, Usage
 
-__all__ = ["Targets", "ask_kind", "named_targets"]
+__all__ = ["Targets", "ask_kind", "asked_name", "missing_name", "named_targets"]
 
 _BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
 _WORDISH = re.compile(r"[A-Za-z_][\w.$/-]*(?:\(\))?")
@@ -33,6 +33,35 @@ _USAGES = re.compile(
     r"usages?|call\s+sites?)\b|\bwhere\s+(?:is|are)\s+.+\s+(?:used|called)\b",
     re.IGNORECASE,
 )
+
+
+# The name a "what calls X" / "where is X defined" question asks about, even a plain word
+# ("who calls invoke?"): the word after the verb, or between "where is" and "defined".
+_ASKED = re.compile(
+    r"\b(?:calls?|uses?|invokes?|references?|callers\s+of|usages?\s+of)\s+`?([A-Za-z_][\w.]*)"
+    r"(?:\(\))?`?|\bwhere\s+(?:is|are)\s+`?([A-Za-z_][\w.]*)(?:\(\))?`?\s+(?:defined|declared|"
+    r"used|called)\b",
+    re.IGNORECASE,
+)
+_NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "it", "my", "our",
+                        "your", "its", "their", "any", "each", "every", "some"})  # fmt: skip
+
+
+def asked_name(question: str) -> str | None:
+    """The name a usages or locate question asks about, if it names one."""
+    match = _ASKED.search(_BACKTICKED.sub(lambda m: m.group(1), question))
+    name = match and (match.group(1) or match.group(2)).rstrip(".")
+    return name if name and name.lower() not in _NOT_NAMES else None
+
+
+def missing_name(question: str, targets: Targets) -> str | None:
+    """A code-shaped name asked about ("what calls build_graph?") that the index does not
+    have: the answer is that it is not there, not a guess from whatever search finds."""
+    if ask_kind(question) == "explain" or targets.symbols:
+        return None
+    name = asked_name(question)
+    shaped = name and (_CODE_SHAPED.search(name) or f"`{name}" in question)
+    return name if shaped else None
 
 
 @dataclass(frozen=True)
@@ -55,6 +84,8 @@ def named_targets(question: str, index: SymbolIndex) -> Targets:
     stripped = question.strip().rstrip("?!.").strip()
     one_word = bool(re.fullmatch(r"[\w.$/-]+(?:\(\))?", stripped))
     candidates = [m.group(1).strip() for m in _BACKTICKED.finditer(question)]
+    if ask_kind(question) != "explain" and (asked := asked_name(question)):
+        candidates.append(asked)  # "who calls invoke?": a plain word, asked about as a name
     candidates += [
         m.group(0) for m in _WORDISH.finditer(_BACKTICKED.sub(" ", question))
         if one_word or _CODE_SHAPED.search(m.group(0)) or _FILE_SHAPED.search(m.group(0))

@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.documents import Document
 
 from frontdesk.assistants.codeqa.repository import Repository, chunk_at
-from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, named_targets
+from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, missing_name, named_targets
 from frontdesk.assistants.codeqa.retrieval.search import (
     CODE_TYPES,
     Hit,
@@ -89,6 +89,7 @@ def route_question(query: str, repo: Repository) -> dict[str, Any]:
         "retrieval_requests": [request],
         "ask": ask_kind(query),
         "fast_path": bool(targets),
+        "missing_name": missing_name(query, targets),
         "files": sorted({p for paths in targets.files.values() for p in paths}),
     }
 

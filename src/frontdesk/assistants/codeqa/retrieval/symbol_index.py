@@ -31,6 +31,7 @@ class SymbolHit:
 class Usage:
     path: str
     line: int
+    caller: str | None = None  # the innermost definition around the line ("Context.invoke")
 
 
 class SymbolIndex:
@@ -57,8 +58,9 @@ class SymbolIndex:
                 )
                 for key in {d["name"].lower(), d["qualified"].lower()}:
                     self._by_name[key].append(hit)
+            around = _innermost_definitions(entry.get("definitions") or [])
             for name, line in entry.get("references") or []:
-                self._usages[name.lower()].append(Usage(path, line))
+                self._usages[name.lower()].append(Usage(path, line, around.get(line)))
 
     def __len__(self) -> int:
         return len(self._paths)
@@ -94,3 +96,14 @@ class SymbolIndex:
 
     def known_names(self) -> Iterable[str]:
         return self._by_name.keys()
+
+
+def _innermost_definitions(definitions: Iterable[Mapping[str, Any]]) -> dict[int, str]:
+    """Line -> the qualified name of the innermost definition that spans it: the caller of
+    whatever that line calls (the call graph the parse already holds, no second parse)."""
+    around: dict[int, str] = {}
+    # Widest first, so a method's lines overwrite its class's, and a nested function its own.
+    for d in sorted(definitions, key=lambda d: d["start_line"] - d["end_line"]):
+        for line in range(d["start_line"], d["end_line"] + 1):
+            around[line] = d["qualified"]
+    return around
