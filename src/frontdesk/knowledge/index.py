@@ -15,6 +15,7 @@ import hashlib
 import json
 import logging
 import re
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -247,36 +248,49 @@ class KnowledgeIndex:
         title_keys: Sequence[str] = ("item_name",),
         tokenizer: Tokenizer | None = None,
     ):
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self.embeddings_id = embeddings_id
+        self.embeddings = embeddings
+        self._connect()
+        # Metadata fields that title a chunk, weighted up in keyword search (KeywordIndex).
+        self.title_keys = tuple(title_keys)
+        self.tokenizer = tokenizer
+        self._search: dict[str, _PropertySearch] = {}
+
+    def _connect(self) -> None:
         import chromadb
         from chromadb.config import Settings as ChromaSettings
         from langchain_chroma import Chroma
 
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.embeddings_id = embeddings_id
-        client = chromadb.PersistentClient(
+        self.connected_ns = time.time_ns()  # what another process writes after, this misses
+        self._client = chromadb.PersistentClient(
             path=str(self.directory / "chroma"),
             settings=ChromaSettings(anonymized_telemetry=False),
         )
         self.store = Chroma(
-            collection_name=collection_name(embeddings_id),
-            embedding_function=embeddings,
-            client=client,
+            collection_name=collection_name(self.embeddings_id),
+            embedding_function=self.embeddings,
+            client=self._client,
             collection_metadata={"hnsw:space": "cosine"},
         )
         # The chunks' sentence views, in a collection of their own: they are search keys only,
         # never content, so the chunk collection (what BM25 and the model read) holds chunks.
         self.views = Chroma(
-            collection_name=collection_name(embeddings_id) + "-views",
-            embedding_function=embeddings,
-            client=client,
+            collection_name=collection_name(self.embeddings_id) + "-views",
+            embedding_function=self.embeddings,
+            client=self._client,
             collection_metadata={"hnsw:space": "cosine"},
         )
-        self.embeddings = embeddings
-        # Metadata fields that title a chunk, weighted up in keyword search (KeywordIndex).
-        self.title_keys = tuple(title_keys)
-        self.tokenizer = tokenizer
-        self._search: dict[str, _PropertySearch] = {}
+
+    def reconnect(self) -> None:
+        """Open the store afresh, forgetting every in-memory search. Another process wrote to
+        it (a `frontdesk codeqa index` run beside the server), and Chroma's client goes on
+        reading what it had loaded before: every read then fails with "Error finding id".
+        Not while this process writes to the same store: that write would lose its client."""
+        self._client.close()
+        self._connect()
+        self._search.clear()
 
     # -- ingestion -------------------------------------------------------------------------
 

@@ -150,6 +150,15 @@ class Repositories:
         if repo_id not in self.known() and self.indexing(repo_id) is None:
             raise UnknownRepository(repo_id, self.known())
 
+    def _written_elsewhere(self, repo_id: str, stamp: int) -> bool:
+        """A manifest written since this process opened the store, not by this process, and
+        no indexing run here now (reconnecting would pull the store from under it)."""
+        return (
+            stamp > self.index.knowledge.connected_ns
+            and not self.index.written_here(repo_id, stamp)
+            and not self.index.writing
+        )
+
     def __call__(self, repo_id: str) -> Repository:
         path = self.index.manifest_path(repo_id)
         if not path.exists() and (how_far := self.indexing(repo_id)) is not None:
@@ -158,7 +167,11 @@ class Repositories:
         with self._lock:
             loaded = self._loaded.get(repo_id)
             if loaded is None or loaded[0] != stamp:
-                self.index.knowledge.forget(repo_id)
+                if self._written_elsewhere(repo_id, stamp):
+                    self.index.knowledge.reconnect()
+                    self._loaded.clear()  # every repository's search was read on the old client
+                else:
+                    self.index.knowledge.forget(repo_id)
                 loaded = (stamp, open_repository(self.index, repo_id, self.map_tokens))
                 self._loaded[repo_id] = loaded
             return loaded[1]

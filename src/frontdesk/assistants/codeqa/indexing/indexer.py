@@ -9,6 +9,7 @@ fast, but parses only the files whose hash changed and embeds only chunks whose 
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,6 +108,9 @@ class CodeIndex:
         self.directory = Path(directory)
         self.budget = budget
         self.outside_code_embed_chars = outside_code_embed_chars
+        self._written: dict[str, int] = {}  # repo id -> the manifest mtime this object wrote
+        self._runs = 0  # indexing runs under way in this process (a worker thread, the CLI)
+        self._runs_lock = threading.Lock()
         self.knowledge = KnowledgeIndex(
             self.directory,
             embeddings,
@@ -114,6 +118,15 @@ class CodeIndex:
             title_keys=("symbol", "path"),
             tokenizer=code_terms,
         )
+
+    @property
+    def writing(self) -> bool:
+        return self._runs > 0
+
+    def written_here(self, repo_id: str, stamp: int) -> bool:
+        """Whether this object wrote the manifest as it is now (`stamp`: its mtime in ns);
+        if not, another process indexed the repository and the store must be read afresh."""
+        return self._written.get(repo_id) == stamp
 
     def manifest_path(self, repo_id: str) -> Path:
         return self.directory / "repos" / f"{repo_id}.json"
@@ -126,6 +139,17 @@ class CodeIndex:
 
     def index(
         self, root: Path | str, repo_id: str | None = None, progress: Progress | None = None
+    ) -> IndexReport:
+        with self._runs_lock:
+            self._runs += 1
+        try:
+            return self._index(root, repo_id, progress)
+        finally:
+            with self._runs_lock:
+                self._runs -= 1
+
+    def _index(
+        self, root: Path | str, repo_id: str | None, progress: Progress | None
     ) -> IndexReport:
         started = time.perf_counter()
         root = Path(root).expanduser()
@@ -166,6 +190,7 @@ class CodeIndex:
             chunks, repo, (lambda d, t: progress("embedding", d, t)) if progress else None
         )
         manifest.save(entries, root=str(walk.root), budget=self.budget)
+        self._written[repo] = self.manifest_path(repo).stat().st_mtime_ns
         return IndexReport(
             repo_id=repo,
             root=walk.root,
