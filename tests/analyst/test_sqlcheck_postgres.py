@@ -85,3 +85,21 @@ def test_an_engine_of_another_kind_is_refused_by_name():
         engine_dialect(oracle)  # type: ignore[arg-type]
     postgres = SimpleNamespace(dialect=SimpleNamespace(name="postgresql"))
     assert engine_dialect(postgres) == "postgres"  # type: ignore[arg-type]
+
+
+def test_what_sqlite_lets_a_query_leave_out_is_written_in_for_the_servers():
+    # PostgreSQL rounds to places only a NUMERIC; PostgreSQL 15 and MariaDB name every
+    # subquery in FROM. SQLite keeps the query as written.
+    catalog = sqlcheck.SchemaCatalog({"weather": ["precip", "day"]})
+    text = "SELECT ROUND(AVG(s), 2), ROUND(MAX(s)) FROM (SELECT SUM(precip) AS s FROM weather GROUP BY day)"
+    postgres = sqlcheck.prepare(text, dialect="postgres", catalog=catalog)
+    assert "ROUND(CAST(AVG(s) AS DECIMAL), 2)" in postgres and "ROUND(MAX(s))" in postgres
+    assert ") AS derived_1 LIMIT" in postgres
+    mysql = sqlcheck.prepare(text, dialect="mysql", catalog=catalog)
+    assert ") AS derived_1 LIMIT" in mysql and "ROUND(AVG(s), 2)" in mysql
+    sqlite = sqlcheck.prepare(text, dialect="sqlite", catalog=catalog)
+    assert "derived_1" not in sqlite and "CAST" not in sqlite
+    # A name the query already uses is not taken twice.
+    taken = sqlcheck.prepare("SELECT COUNT(*) FROM (SELECT day AS derived_1 FROM weather) AS "
+                             "derived_1, (SELECT 1 AS one)", dialect="postgres", catalog=catalog)  # fmt: skip
+    assert "AS derived_2" in taken

@@ -23,6 +23,7 @@ from sqlglot.dialects.dialect import Dialect as _SqlglotDialect
 from sqlglot.errors import ErrorLevel, UnsupportedError
 
 from frontdesk.assistants.analyst.sql.dates import postgres_clock_calls, sqlite_date_parts
+from frontdesk.assistants.analyst.sql.portable import name_derived_tables, round_as_numeric
 from frontdesk.assistants.analyst.sql.safety import (
     Dialect,
     SQLCheckError,
@@ -299,11 +300,14 @@ def render(expr: exp.Expression, dialect: Dialect, *, copy: bool = True) -> str:
         expr = expr.copy() if copy else expr
         sqlite_date_parts(expr)
         copy = False
-    if dialect == "postgres":
+    if dialect in ("postgres", "mysql"):
         expr = expr.copy() if copy else expr
-        postgres_clock_calls(expr)
-        quote_mixed_case(expr)
+        name_derived_tables(expr)
         copy = False
+    if dialect == "postgres":
+        postgres_clock_calls(expr)
+        round_as_numeric(expr)
+        quote_mixed_case(expr)
     try:
         return _SQLGLOT_DIALECTS[dialect].generate(
             expr, copy=copy, unsupported_level=ErrorLevel.RAISE, comments=False
