@@ -297,3 +297,12 @@ def test_the_rows_finer_checks():
         read_rows(",".join(header).encode() + b"\n", {"mohegan_sun"}, NOW)
     twice = optins("mohegan_sun", 1) * 2
     assert "on line 2" in read_rows(as_csv(twice), {"mohegan_sun"}, NOW)[1][0].reason
+
+
+@pytest.mark.parametrize("written", ["(860) 555-12", "86055512", "+86055512", "555-0123"])
+def test_a_number_cut_short_is_refused_never_read_as_another_country(written):
+    # "(860) 555-12" once went in as +86055512 and took another guest's line's place.
+    rows = optins("mohegan_sun", 1)
+    rows[0]["phone"] = written
+    read, rejected = read_rows(as_csv(rows), {"mohegan_sun"}, NOW)
+    assert read == [] and "E.164" in rejected[0].reason

@@ -16,6 +16,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
+import phonenumbers
+
 from frontdesk.assistants.casino_host.storage.phone import guest_number
 from frontdesk.errors import FrontdeskError
 
@@ -132,10 +134,15 @@ def _row(line: int, values: dict[str, str], casinos: Collection[str], now: datet
     casino = values["casino_id"]
     if casino not in casinos:
         raise ValueError(f"unknown casino '{casino[:40]}' (known: {', '.join(sorted(casinos))})")
+    written = _PUNCTUATION.sub("", values["phone"])
     try:
-        phone = guest_number(_PUNCTUATION.sub("", values["phone"]))
+        phone = guest_number(written)
     except FrontdeskError:
         raise ValueError("the phone is not a number in E.164 form such as +18605550123") from None
+    if not _is_real_number(phone):
+        # "(860) 555-12" is not "+86055512": a number cut short is refused, never guessed.
+        raise ValueError("the phone is not a whole number: write it in E.164 form with its "
+                         "country code, such as +18605550123")  # fmt: skip
     kind = values["consent_type"]
     if kind not in CONSENT_TYPES:
         raise ValueError(f"consent_type must be {' or '.join(CONSENT_TYPES)}, not '{kind[:40]}'")
@@ -162,6 +169,13 @@ def _row(line: int, values: dict[str, str], casinos: Collection[str], now: datet
     return ImportRow(line, casino, phone, kind, values["method"], captured, disclosure,
                      values["tcpa_version"], ip, agent, reference,
                      _marketing(values.get("marketing", ""), kind))  # fmt: skip
+
+
+def _is_real_number(e164: str) -> bool:
+    try:
+        return phonenumbers.is_valid_number(phonenumbers.parse(e164))
+    except phonenumbers.NumberParseException:
+        return False
 
 
 def _captured_at(value: str, now: datetime) -> datetime:
