@@ -22,7 +22,7 @@ from frontdesk.assistants.analyst.demo.build import META_TABLE, build_mysql, bui
 from frontdesk.assistants.analyst.demo.data.generate import generate
 from frontdesk.assistants.analyst.demo.schema.tables import TABLES, relationship_truth
 
-from .test_demo_postgres import GOLD_ROWS
+from .test_demo_postgres import GOLD_ROWS, sqlite_engine  # noqa: F401 (a fixture)
 from .test_demo_postgres import _rows as gold_rows
 
 pytestmark = pytest.mark.mariadb
@@ -210,16 +210,8 @@ def test_checksums_change_after_a_write(engine):
     assert checksums(engine, ["tag"]) != before
 
 
-@pytest.fixture(scope="module")
-def sqlite_engine(tmp_path_factory):
-    path = build_sqlite(tmp_path_factory.mktemp("maria") / "crewos.db", KEY)
-    engine = open_engine(f"sqlite:///{path}", KEY, read_only=True)
-    yield engine
-    engine.dispose()
-
-
 @pytest.mark.parametrize("row", GOLD_ROWS, ids=[r["id"] for r in GOLD_ROWS])
-def test_every_demo_gold_query_gives_the_sqlite_rows_on_mariadb(row, engine, sqlite_engine):
+def test_every_demo_gold_query_gives_the_sqlite_rows_on_mariadb(row, engine, sqlite_engine):  # noqa: F811
     # The checks rewrite names, views and dialect for each target: the rows stay the same.
     sql = row["gold_sql"]
     on_mariadb, on_sqlite = gold_rows(engine, sql, "mysql"), gold_rows(sqlite_engine, sql, "sqlite")

@@ -37,8 +37,6 @@ TRAINING_FILES: tuple[Path, ...] = (
     DATA_DIR / "compliance" / "gate_train_writer_c.jsonl",
     DATA_DIR / "compliance" / "gate_train_writer_d.jsonl",
     DATA_DIR / "compliance" / "gate_train_writer_e.jsonl",
-    DATA_DIR / "compliance" / "gate_train_writer_f.jsonl",
-    DATA_DIR / "compliance" / "gate_train_writer_g.jsonl",
     DATA_DIR / "eval" / "guardrails.jsonl",
 )
 # Shipped with the code, so a first start does not embed the training rows; weights gone
