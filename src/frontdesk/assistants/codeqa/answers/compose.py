@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import logging
 import re
-from pathlib import PurePosixPath
 from typing import Any
 
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -20,6 +19,7 @@ from frontdesk.assistants.codeqa.answers.citations import (
     mentioned_paths,
 )
 from frontdesk.assistants.codeqa.context import CodeQAContext
+from frontdesk.assistants.codeqa.indexing.languages import language_of, source_type_of
 from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
 from frontdesk.assistants.codeqa.retrieval.symbol_index import Usage
@@ -194,13 +194,8 @@ def _callers(name: str, usages: list[Usage], blocks: list[ContextBlock]) -> list
 
 
 def _is_test(path: str) -> bool:
-    parts = PurePosixPath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        bool({"test", "tests", "testing", "__tests__"} & set(parts[:-1]))
-        or name.startswith("test_")
-        or name.endswith(("_test.py", "_test.go", ".test.ts", ".test.js", ".spec.ts"))
-    )
+    """The indexer's own reading of the path (a tests folder, test_x.py, x.spec.ts, ...)."""
+    return source_type_of(path, language_of(path)) == "test"
 
 
 async def _written(state: CodeQAState, ctx: CodeQAContext, blocks: list[ContextBlock]) -> str:
