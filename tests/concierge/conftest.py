@@ -50,7 +50,7 @@ def knowledge(small_kb, tmp_path, hash_embeddings):
 
 def make_service(
     knowledge, hash_embeddings, script, *, min_similarity=0.05, validate_with_llm=True,
-    token_delay_s=0.0, with_items=False, clock=None,
+    token_delay_s=0.0, with_items=False, clock=None, glossary=None,
 ):
     source, index = knowledge
     llm = ScriptedChatModel(script=script, token_delay_s=token_delay_s)
@@ -67,6 +67,7 @@ def make_service(
         validate_with_llm=validate_with_llm,
         # With the items, the facts step answers what the structure answers without the model.
         items=list(source.items) if with_items else [],
+        glossary=glossary,
     )
     service = GraphAssistant(
         "concierge",
@@ -77,7 +78,7 @@ def make_service(
         turn_input=lambda m, user_id=None: turn_input(m, timezone="America/New_York", clock=clock),
         answer_of=answer_of,
         sources_of=partial(sources_of, items={i.name: i for i in source.items}),
-        out_of_time=partial(out_of_time_answer, property=source.property),
+        out_of_time=partial(out_of_time_answer, property=source.property, items=list(source.items)),
     )
     return service, llm
 

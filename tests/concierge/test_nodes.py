@@ -23,7 +23,14 @@ class FakeRouter:
 
 
 def runtime_with(router: FakeRouter):
-    return SimpleNamespace(context=SimpleNamespace(router=router, max_messages=40))
+    # English only: these tests are about routing a follow-up, not about its language.
+    context = SimpleNamespace(
+        router=router,
+        max_messages=40,
+        language_of=lambda text, previous=None: "en",
+        reading=lambda text: text,
+    )
+    return SimpleNamespace(context=context)
 
 
 def thread(*texts: str) -> dict:

@@ -41,3 +41,16 @@ async def test_a_turn_within_its_time_is_unchanged(concierge):
     assert "".join(e.data["content"] for e in events if e.event == "token").startswith(
         "Bobby's Burgers is open"
     )
+
+
+async def test_the_out_of_time_answer_quotes_sentences_each_cited_never_raw_records(concierge):
+    service, _ = concierge([SLOW_REPLY], token_delay_s=0.05)
+    with turn_clock_scope(0.5):
+        events = [e async for e in service.stream("When is Bobby's Burgers open?", "t4")]
+    replace = [e for e in events if e.event == "replace"][-1].data["content"]
+    assert "many guests" not in replace
+    assert not any(label in replace for label in ("Question:", "Topic:", "Type:"))
+    sources = events[-2].data
+    assert sources["sources"] == ["Bobby's Burgers"]
+    quoted = [c for c in sources["claims"] if "11:00 AM-11:00 PM" in c["text"]]
+    assert quoted and all(c["cites"] == [1] for c in quoted)

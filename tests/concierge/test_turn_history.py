@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.assistants.concierge.service import turn_input
+from frontdesk.knowledge.glossary import Glossary
 
 PASS_JSON = '{"status": "PASS", "reason": "grounded"}'
 FAIL_JSON = '{"status": "FAIL", "reason": "not about the question"}'
@@ -101,4 +102,24 @@ async def test_an_absent_thing_answered_from_no_item_names_no_source(concierge):
     assert text.endswith("does not have a bowling alley.")
     # The search still found items (the first of them was named as the source before).
     sources = next(e.data for e in events if e.event == "sources")
-    assert sources == {"sources": [], "items": [], "documents": []}
+    assert sources == {"sources": [], "items": [], "documents": [], "claims": []}
+
+
+SPANISH = "a que hora\twhat time\nabre*\topen\nlunes\tMonday\nel\t\nlos\t\ncuanto cuesta\thow much\n"
+
+
+async def test_a_spanish_question_is_worked_out_in_the_guides_words_and_answered_in_spanish(
+    concierge, tmp_path
+):
+    path = tmp_path / "glossary.tsv"
+    path.write_text(SPANISH, encoding="utf-8")
+    service, llm = concierge(with_items=True, clock=CLOCK, glossary=Glossary.load(path))
+    thread = tid()
+    answer = await service.ask("¿A que hora abre Bobby's Burgers el lunes?", thread)
+    assert answer.answer.startswith("El lunes, Bobby's Burgers abre 11:00 AM-11:00 PM.")
+    assert answer.sources == ["Bobby's Burgers"] and llm.calls == []
+    # A claim per sentence, each tied to the item it states.
+    assert answer.extra["claims"][0]["cites"] == [1]
+    # A follow-up that shows no language keeps the conversation's.
+    closed = await service.ask("ok, y Tuscany Trattoria?", thread)
+    assert "cerrado" in closed.answer and "Tuscany Trattoria" in closed.answer

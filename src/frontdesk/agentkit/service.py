@@ -17,6 +17,7 @@ from langchain_core.messages import HumanMessage, RemoveMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from frontdesk.agentkit.claims import with_claims
 from frontdesk.agentkit.handoff import person_message, transcript_of
 from frontdesk.agentkit.release import ReleaseCheck
 from frontdesk.agentkit.streaming import (
@@ -198,10 +199,22 @@ class GraphAssistant:
             partial = {**inputs, **state}
             answer = self._answer_of(partial, thread_id)
             text = out_of_time_answer(partial, self._out_of_time)
-            return dataclasses.replace(
-                answer, answer=text, extra={**answer.extra, "out_of_time": True}
+            return self._cited(
+                partial,
+                dataclasses.replace(
+                    answer, answer=text, extra={**answer.extra, "out_of_time": True}
+                ),
             )
-        return self._answer_of(state, thread_id)
+        return self._cited(state, self._answer_of(state, thread_id))
+
+    def _cited(self, state: dict[str, Any], answer: Answer) -> Answer:
+        """`answer` with each sentence's sources (`claims`), as the stream gives them."""
+        try:
+            claims = with_claims(self._sources_of(state), answer.answer)["claims"]
+        except Exception:  # citations are extra: a turn is never lost for want of them
+            logger.exception("citing the answer's sentences failed")
+            claims = []
+        return dataclasses.replace(answer, extra={**answer.extra, "claims": claims})
 
     async def aclose(self) -> None:
         if not self._closed and self._resources is not None:

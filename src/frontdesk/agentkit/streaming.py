@@ -29,6 +29,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Durability
 
+from frontdesk.agentkit.claims import with_claims
 from frontdesk.agentkit.release import ReleaseCheck, SentenceRelease, hold_specifics
 from frontdesk.assistants.base import ChatEvent
 from frontdesk.llm.scheduling import QUEUE_EVENT
@@ -145,10 +146,11 @@ async def stream_turn(
                     for item in _released(gate, feed, {**inputs, **written}):
                         yield item
         state = (await graph.aget_state(config)).values
-        ending = final_text_event(gate.shown, last_ai_text(state.get("messages", [])))
+        final = last_ai_text(state.get("messages", []))
+        ending = final_text_event(gate.shown, final)
         if ending is not None:
             yield ending
-        yield ChatEvent("sources", sources_of(state))
+        yield ChatEvent("sources", with_claims(sources_of(state), final))
     except TimeoutError:
         logger.warning(
             "turn out of time for thread %s: answering without the model (raise "
@@ -212,12 +214,13 @@ def out_of_time_events(
     sources_of: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> list[ChatEvent]:
     """`replace` with the deterministic answer, then the sources it drew on (flagged)."""
-    events = [ChatEvent("replace", {"content": out_of_time_answer(state, out_of_time)})]
+    answer = out_of_time_answer(state, out_of_time)
+    events = [ChatEvent("replace", {"content": answer})]
     try:
-        sources = dict(sources_of(state))
+        sources = with_claims(sources_of(state), answer)
     except Exception:
         logger.exception("sources of a turn out of time failed")
-        sources = {"sources": []}
+        sources = {"sources": [], "claims": []}
     events.append(ChatEvent("sources", {**sources, "out_of_time": True}))
     return events
 

@@ -70,7 +70,7 @@ class SuiteResult:
 
 def language_of(case: AnswerCase | Any) -> str:
     """The case's `language`, else the one its question is written in."""
-    return case.language or detect_language(case.question)
+    return case.language or detect_language(case.question, among=("en", "es", "pl"))
 
 
 def per_language(
@@ -152,7 +152,7 @@ def run_retrieval(
             row: dict[str, Any] = {
                 "line": case.line,
                 "query": case.query,
-                "language": detect_language(case.query),
+                "language": detect_language(case.query, among=("en", "es", "pl")),
                 "relevant": list(case.relevant),
                 "retrieved": top,
                 "first_relevant_rank": m.first_relevant_rank(ranked, case.relevant),

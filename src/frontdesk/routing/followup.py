@@ -15,6 +15,11 @@ FOLLOW_UP_WORDS = 6
 REFERRING_WORDS = frozenset({"it", "its", "they", "them", "their", "those"})
 
 
+def refers_back(text: str) -> bool:
+    """Whether a message points at something said before ("is it open?", "how much are they")."""
+    return not REFERRING_WORDS.isdisjoint(re.findall(r"[a-z']+", text.casefold()))
+
+
 def is_follow_up(text: str) -> bool:
     """Whether a message likely leans on the previous one: very short, or referring back."""
     words = re.findall(r"[a-z']+", text.casefold())

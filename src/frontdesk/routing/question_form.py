@@ -109,3 +109,32 @@ def asks_about_rules(text: str) -> bool:
     """Whether `text` asks what the rules let or make the guest do, rather than asking the
     assistant to do something."""
     return bool(_OBLIGATION_OR_PERMISSION.match(" ".join(_words(text))))
+
+
+# Words that greet; small talk that asks nothing about the place ("how are you", "what's up").
+_GREETING_WORDS = frozenset(
+    """
+    hi hii hiya hello helloo hey heyy heyyy hola buenas buenos yo sup howdy greetings morning
+    afternoon evening aloha salut ahoy hallo bonjour ciao
+    """.split()  # noqa: SIM905 - a word list reads better as text
+)
+_SMALL_TALK = re.compile(
+    r"\b(?:how (?:are|r) (?:you|u|ya|things)(?: \w+)?|how s it going|how is (?:it|everything) going"
+    r"|how is everything|how have you been|what s (?:up|new|good|going on)|whats (?:up|new|good))\b"
+)
+# What opens a question about the place once small talk is set aside.
+_ASKS = re.compile(
+    r"\b(?:is there|are there|do (?:you|u|y all|yall)|does|can (?:i|we|my|u|you)|could|where|"
+    r"when|what|how much|how many|how late|how long|how do|which|who|why|any)\b"
+)
+
+
+def is_greeting(text: str) -> bool:
+    """Whether `text` only greets or makes small talk ("hey, how are you today?", "hi, I just
+    arrived"), asking nothing about the place: "yo is there anywhere to see standup here"
+    greets, but asks where; "left my jacket at the bar, who do i call" asks who."""
+    folded = " ".join(_words(text))
+    if _ASKS.search(_SMALL_TALK.sub(" ", folded)):
+        return False
+    words = set(folded.split())
+    return bool(words & _GREETING_WORDS) or bool(_SMALL_TALK.search(folded)) or len(words) <= 3

@@ -22,7 +22,7 @@ class ShowsAnswer:
 
 
 _EVENTS = re.compile(
-    r"\b(shows?|concerts?|events?|perform\w*|comed\w*|gigs?|playing|entertainment|live music|"
+    r"\b(shows?(?! up)|concerts?|events?|perform\w*|comed\w*|gigs?|playing|entertainment|live music|"
     r"what'?s on|anything on|going on|happening)\b"
 )
 _PERFORMANCE = re.compile(r"^(\d{4}-\d{2}-\d{2}) (\d{1,2}:\d{2} [AP]M)$")

@@ -19,9 +19,10 @@ from datetime import date
 from typing import Any
 
 from frontdesk.assistants.concierge.events import events_answer
+from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.loader import KnowledgeItem
-from frontdesk.knowledge.schedule import DAY_NAMES, asked_days, hours_by_day
+from frontdesk.knowledge.schedule import asked_days, hours_by_day
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that do not tell one item from another.
@@ -271,8 +272,11 @@ def _capacity(item: KnowledgeItem) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def compare(question: str, subjects: Sequence[KnowledgeItem]) -> FactAnswer | None:
+def compare(
+    question: str, subjects: Sequence[KnowledgeItem], language: str = "en"
+) -> FactAnswer | None:
     """Which of two named items is cheaper, pricier or bigger, from their own values."""
+    say = phrases(language)
     text = question.casefold()
     if len(subjects) < 2:
         return None
@@ -286,12 +290,14 @@ def compare(question: str, subjects: Sequence[KnowledgeItem]) -> FactAnswer | No
             return None
         cheap, dear = (a, b) if ka < kb else (b, a)
         lead = (
-            f"{cheap.name} is the less expensive of the two"
+            say.cheaper.format(name=cheap.name)
             if _CHEAPER.search(text)
-            else f"{dear.name} is the more expensive of the two"
+            else say.pricier.format(name=dear.name)
         )
         return FactAnswer(
-            f"{lead}. {cheap.name}: {_price(cheap)}. {dear.name}: {_price(dear)}.",
+            say.both_prices.format(
+                lead=lead, a=cheap.name, pa=_price(cheap), b=dear.name, pb=_price(dear)
+            ),
             (a.name, b.name),
         )
     if _BIGGER.search(text):
@@ -300,86 +306,100 @@ def compare(question: str, subjects: Sequence[KnowledgeItem]) -> FactAnswer | No
             return None
         big, small = (a, b) if ca > cb else (b, a)
         return FactAnswer(
-            f"{big.name} is the larger: it holds {_capacity(big):,} people, and "
-            f"{small.name} holds {_capacity(small):,}.",
+            say.larger.format(
+                big=big.name, cb=f"{_capacity(big):,}", small=small.name, cs=f"{_capacity(small):,}"
+            ),
             (a.name, b.name),
         )
     return None
 
 
 def field_answer(
-    field: str, subjects: Sequence[KnowledgeItem], days: list[int], main_phone: str
+    field: str,
+    subjects: Sequence[KnowledgeItem],
+    days: list[int],
+    main_phone: str,
+    language: str = "en",
 ) -> FactAnswer | None:
     """The asked field of the first subject that has it, as one or two sentences."""
+    say = phrases(language)
     for item in subjects:
         name, fields = item.name, item.fields
         if field in ("check_in", "check_out") and fields.get(field):
-            label = "Check-in" if field == "check_in" else "Check-out"
+            label = say.check_in if field == "check_in" else say.check_out
             other = "check_out" if field == "check_in" else "check_in"
-            text = (
-                f"{label} is at {fields[field]}"
-                if re.match(r"\d", fields[field])
-                else f"{label}: {fields[field]}"
-            )
+            pattern = say.at_time if re.match(r"\d", fields[field]) else say.stated
+            text = pattern.format(label=label, value=fields[field])
             if fields.get(other):
-                text += f" ({other.replace('_', '-')}: {fields[other]})"
+                other_label = (say.check_out if field == "check_in" else say.check_in).split()[-1]
+                text += say.other_field.format(label=other_label.lower(), value=fields[other])
             return FactAnswer(
-                f"{text}, per {name}. For changes, call {fields.get('phone', main_phone)}.", (name,)
+                say.per_item.format(text=text, name=name, phone=fields.get("phone", main_phone)),
+                (name,),
             )
         if field == "phone":
             if fields.get("phone"):
-                return FactAnswer(f"You can reach {name} at {fields['phone']}.", (name,))
-            return FactAnswer(
-                f"{name} does not have its own phone number listed; the main line, "
-                f"{main_phone}, can connect you.",
-                (name,),
-            )
+                return FactAnswer(say.phone.format(name=name, value=fields["phone"]), (name,))
+            return FactAnswer(say.no_phone.format(name=name, phone=main_phone), (name,))
         if field == "capacity" and _capacity(item):
-            unit = "seats" if item.category == "entertainment" else "guests"
-            return FactAnswer(f"{name} has a capacity of {_capacity(item):,} {unit}.", (name,))
+            unit = say.seats if item.category == "entertainment" else say.guests
+            return FactAnswer(
+                say.capacity.format(name=name, value=f"{_capacity(item):,}", unit=unit), (name,)
+            )
         if field == "price" and _price(item):
-            return FactAnswer(f"{name} prices: {_price(item)}.", (name,))
+            return FactAnswer(say.price.format(name=name, value=_price(item)), (name,))
         if field == "hours" and (hours := _hours(item)):
             by_day = hours_by_day(hours)
+            if by_day:
+                # "Wed-Sun 5:00 PM-10:00 PM" lists the days it opens: Monday is not one.
+                by_day = {d: by_day.get(d, ["closed"]) for d in range(7)}
             stated = [d for d in days if d in by_day]
             if stated:
                 sentences = []
                 for day in stated:
                     open_hours = [h for h in by_day[day] if h != "closed"]
                     sentences.append(
-                        f"On {DAY_NAMES[day]}, {name} is open {' and '.join(open_hours)}."
+                        say.open_on.format(
+                            day=say.days[day], name=name, hours=say.and_.join(open_hours)
+                        )
                         if open_hours
-                        else f"On {DAY_NAMES[day]}, {name} is closed."
+                        else say.closed_on.format(day=say.days[day], name=name)
                     )
                 text = " ".join(sentences)
             else:
-                label = "hours" if item.fields.get("hours") else "schedule"
-                text = f"{name} {label}: {hours}."
-            return FactAnswer(
-                f"{text} Hours can change, so please confirm at {main_phone}.", (name,)
-            )
+                label = say.hours if item.fields.get("hours") else say.schedule
+                text = label.format(name=name, value=hours)
+            return FactAnswer(text + say.confirm.format(phone=main_phone), (name,))
     return None
 
 
-def absent_answer(thing: str, property_name: str, retrieved: Sequence[KnowledgeItem]) -> FactAnswer:
+def absent_answer(
+    thing: str, property_name: str, retrieved: Sequence[KnowledgeItem], language: str = "en"
+) -> FactAnswer:
     """ "Mohegan Sun does not have a bowling alley", and what is close: a retrieved item whose
     name has the thing's main word ("buffet" -> Seasons Buffet)."""
+    say = phrases(language)
     words = [w for w in _words(thing) if w not in _STOP]
     head = words[-1] if words else ""
     article = (
-        "" if re.match(r"^(a|an|any|the)\b", thing) else ("an " if thing[:1] in "aeiou" else "a ")
+        ""
+        if re.match(r"^(a|an|any|the)\b", thing)
+        else (say.absent_article_an if thing[:1] in "aeiou" else say.absent_article_a)
     )
-    text = f"{property_name} does not have {article}{thing}."
+    text = say.absent.format(property=property_name, article=article, thing=thing)
     close = [i for i in retrieved if head and head in _words(i.name)]
     if close:
         item = close[0]
-        where = f" in {item.fields['location']}" if item.fields.get("location") else ""
-        text += f" The closest thing here is {item.name}{where}."
+        location = item.fields.get("location")
+        where = say.located_in.format(location=location) if location else ""
+        text += say.closest.format(name=item.name, where=where)
         return FactAnswer(text, (item.name,))
     return FactAnswer(text, ())
 
 
-def policy_answer(question: str, retrieved: Sequence[KnowledgeItem]) -> FactAnswer | None:
+def policy_answer(
+    question: str, retrieved: Sequence[KnowledgeItem], language: str = "en"
+) -> FactAnswer | None:
     """A yes/no question that an FAQ entry answers: that entry's own answer, word for word (a
     small model loses its negations: "cash or chips only" became "you can pay by card")."""
     if not _YES_NO.match(question.casefold().strip()) or not retrieved:
@@ -392,7 +412,7 @@ def policy_answer(question: str, retrieved: Sequence[KnowledgeItem]) -> FactAnsw
     )
     if len(shared) < 2:
         return None
-    return FactAnswer(str(top.fields["answer"]), (top.name,))
+    return FactAnswer(phrases(language).from_guide + str(top.fields["answer"]), (top.name,))
 
 
 def work_out(
@@ -404,22 +424,27 @@ def work_out(
     today: date | None,
     property: dict[str, Any],
     current_time: str = "",
+    language: str = "en",
 ) -> FactAnswer | None:
     """The answer to `question` worked out from the items, or None when its shape is not one
     the structure answers. `previous` is the guest's question before it when this one leans on
     it ("what about Wednesday?"): its subject and field carry over, the new day does not."""
     main_phone = property.get("phone", "")
-    if found := events_answer(question, items, today):
+    # "is the roadhouse open sunday? want comedy after": a named venue's hours, not the shows.
+    venue_hours_asked = asked_field(question) == "hours" and any(
+        _hours(i) and not i.fields.get("performances") for i in named_items(question, items)
+    )
+    if not venue_hours_asked and (found := events_answer(question, items, today)):
         return found
     by_name = {i.name: i for i in items}
     ranked = [by_name[n] for n in retrieved if n in by_name]
     thing = asked_thing(question)
     if thing and is_absent(thing, items, property.get("description", "")):
-        return absent_answer(thing, property.get("name", "The resort"), ranked)
+        return absent_answer(thing, property.get("name", "The resort"), ranked, language)
     subjects, named = subject_items(question, items, retrieved)
     if not subjects and previous:
         subjects, named = subject_items(previous, items, retrieved)
-    if found := compare(question, subjects):
+    if found := compare(question, subjects, language):
         return found
     field = asked_field(question) or (asked_field(previous) if previous else None)
     days = asked_days(question, current_time) or (
@@ -450,9 +475,9 @@ def work_out(
         subjects = [i for i in subjects[:1] if i.fields.get("phone")]
     if field == "hours" and not named:
         subjects = [i for i in subjects if _hours(i)][:1]
-    if field and subjects and (found := field_answer(field, subjects, days, main_phone)):
+    if field and subjects and (found := field_answer(field, subjects, days, main_phone, language)):
         return found
-    return policy_answer(question, ranked)
+    return policy_answer(question, ranked, language)
 
 
 def items_used(answer: str, context: list[dict[str, Any]], fact_items: list[str]) -> list[str]:

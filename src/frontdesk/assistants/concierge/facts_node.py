@@ -22,7 +22,8 @@ def facts_node(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dic
     """The answer worked out from the structured items, when the question has a shape the
     structure answers (facts.py); the items it used lead the context."""
     ctx = runtime.context
-    questions = human_texts(state.get("messages", []))
+    # A Spanish question is worked out in the guide's words, and answered in Spanish.
+    questions = [ctx.reading(q) for q in human_texts(state.get("messages", []))]
     if not ctx.items or not questions:
         return {"fact_answer": None, "fact_items": []}
     question = questions[-1]
@@ -40,6 +41,7 @@ def facts_node(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dic
         today=today,
         property=ctx.property,
         current_time=state.get("current_time", ""),
+        language=state.get("language") or "en",
     )
     if found is None:
         return {"fact_answer": None, "fact_items": []}

@@ -31,7 +31,7 @@ from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.focus import focus_on_named
 from frontdesk.knowledge.schedule import asked_days, day_hours_conflicts, with_day_hours
-from frontdesk.routing.followup import is_follow_up
+from frontdesk.routing.followup import is_follow_up, refers_back
 from frontdesk.routing.question_form import asks_whether_exists
 
 logger = logging.getLogger(__name__)
@@ -100,6 +100,11 @@ def _replacing_draft(messages: list[BaseMessage], text: str) -> AIMessage:
     return AIMessage(content=text)
 
 
+def _canned(name: str, state: ConciergeState, values: dict[str, Any]) -> str:
+    """The canned reply `name` in the guest's language."""
+    return render(prompts.reply_template(name, state.get("language") or "en"), **values)
+
+
 def _reply(text: str) -> dict[str, Any]:
     return {"messages": [AIMessage(content=text)], "sources_used": []}
 
@@ -108,11 +113,20 @@ def _reply(text: str) -> dict[str, Any]:
 
 
 async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
+    ctx = runtime.context
     messages = state.get("messages", [])
-    if len(messages) > runtime.context.max_messages:
-        return {"query_type": "off_topic", "router_confidence": 1.0, "route_method": "turn_limit"}
-    text = (human_texts(messages) or [""])[-1]
-    audit = guard_for(runtime.context.router.embeddings).check(text)
+    asked = human_texts(messages) or [""]
+    # The conversation's language carries over a message that shows none ("ok, and sunday?").
+    language = ctx.language_of(asked[-1], state.get("language"))
+    if len(messages) > ctx.max_messages:
+        return {
+            "query_type": "off_topic",
+            "router_confidence": 1.0,
+            "route_method": "turn_limit",
+            "language": language,
+        }
+    text = asked[-1]
+    audit = guard_for(ctx.router.embeddings).check(text)
     if audit.flagged:
         logger.warning("guardrail %s flagged a message: %r", audit.family, audit.matched)
         return {
@@ -120,12 +134,15 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
             "router_confidence": 1.0,
             "route_method": "guardrail",
             "guardrail": audit.family,
+            "language": language,
         }
-    decision = await runtime.context.router.route(text)
-    previous = human_texts(messages)[:-1]
+    # The classifier knows English: a Spanish question is routed in the guide's words.
+    text = ctx.reading(text)
+    decision = await ctx.router.route(text)
+    previous = [ctx.reading(q) for q in asked[:-1]]
     if previous and _is_unsure_follow_up(text, decision.label, decision.confidence):
         # "how much per hour?" means nothing alone; after a question about Kids Quest it does.
-        in_context = await runtime.context.router.route(f"{previous[-1]} {text}")
+        in_context = await ctx.router.route(f"{previous[-1]} {text}")
         if in_context.label in ANSWERED:
             decision = in_context
     return {
@@ -133,11 +150,12 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
         "router_confidence": decision.confidence,
         "route_method": decision.method,
         "guardrail": None,
+        "language": language,
     }
 
 
 def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
-    questions = human_texts(state.get("messages", []))
+    questions = [runtime.context.reading(q) for q in human_texts(state.get("messages", []))]
     query = questions[-1] if questions else ""
     if len(questions) > 1 and is_follow_up(query):
         query = f"{questions[-2]} {query}"
@@ -183,10 +201,12 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         }
     if not context:
         return {
-            "messages": [_replacing_draft(messages, render(prompts.NO_CONTEXT, **values))],
+            "messages": [_replacing_draft(messages, _canned("NO_CONTEXT", state, values))],
             "skip_validation": True,
         }
     system = render(prompts.CONCIERGE_SYSTEM_PROMPT, **values)
+    if instruction := prompts.ANSWER_LANGUAGE.get(state.get("language") or "en"):
+        system += "\n" + instruction
     turn = render(
         prompts.TURN_CONTEXT,
         current_time=state.get("current_time", ""),
@@ -201,7 +221,7 @@ async def generate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
     except Exception:
         logger.exception("generation failed")
         return {
-            "messages": [_replacing_draft(messages, render(prompts.MODEL_ERROR, **values))],
+            "messages": [_replacing_draft(messages, _canned("MODEL_ERROR", state, values))],
             "skip_validation": True,
         }
     text = conform_numbers(message_text(reply).strip(), [doc["content"] for doc in context])
@@ -248,7 +268,7 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         # The day's hours were worked out in code and the model, shown them, still says the
         # opposite (a retry repeats it): the worked-out sentence is the answer.
         logger.info("answer contradicts the day's hours, corrected: %s", conflicts)
-        corrected = render(prompts.DAY_HOURS_ANSWER, hours=" ".join(conflicts), **values)
+        corrected = _canned("DAY_HOURS_ANSWER", state, {**values, "hours": " ".join(conflicts)})
         return {
             "validation_result": PASS,
             "retry_feedback": None,
@@ -305,7 +325,7 @@ def respond(state: ConciergeState) -> dict[str, Any]:
 
 def fallback(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
     logger.info("validation failed after retry: %s", state.get("retry_feedback"))
-    text = render(prompts.FALLBACK, **_property_values(runtime.context))
+    text = _canned("FALLBACK", state, _property_values(runtime.context))
     return {
         "messages": [_replacing_draft(state.get("messages", []), text)],
         "sources_used": [],
@@ -314,29 +334,31 @@ def fallback(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[
 
 
 def greeting(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
-    return _reply(render(prompts.GREETING, **_property_values(runtime.context)))
+    return _reply(_canned("GREETING", state, _property_values(runtime.context)))
 
 
 def off_topic(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
     values = _property_values(runtime.context)
     if state.get("route_method") == "turn_limit":
-        template = prompts.TURN_LIMIT
+        name = "TURN_LIMIT"
     elif state.get("query_type") == "gambling_advice":
-        template = prompts.GAMBLING_ADVICE
+        name = "GAMBLING_ADVICE"
     elif state.get("query_type") == "action_request":
-        template = prompts.ACTION_REQUEST
+        name = "ACTION_REQUEST"
     else:
-        template = prompts.OFF_TOPIC
-    return _reply(render(template, **values))
+        name = "OFF_TOPIC"
+    return _reply(_canned(name, state, values))
 
 
 # -- routing functions (pure) -----------------------------------------------------------------
 
 
 def _is_unsure_follow_up(text: str, label: str, confidence: float) -> bool:
-    return (
-        label in CONTEXT_DEPENDENT and confidence < FOLLOW_UP_MIN_CONFIDENCE and is_follow_up(text)
-    )
+    """A short message the classifier could not place alone: unsure of it, or it points back
+    at what was asked before ("how big is it tho")."""
+    if label not in CONTEXT_DEPENDENT or not is_follow_up(text):
+        return False
+    return confidence < FOLLOW_UP_MIN_CONFIDENCE or refers_back(text)
 
 
 def route_from_router(state: ConciergeState) -> str:
@@ -345,7 +367,10 @@ def route_from_router(state: ConciergeState) -> str:
         return GREETING
     if query_type in REDIRECTED:
         return OFF_TOPIC
-    if state.get("router_confidence", 0.0) < MIN_ROUTE_CONFIDENCE:
+    # A reroute decided on what the message says, whatever the classifier's confidence.
+    if state.get("route_method") != "reroute" and (
+        state.get("router_confidence", 0.0) < MIN_ROUTE_CONFIDENCE
+    ):
         return OFF_TOPIC
     return RETRIEVE
 

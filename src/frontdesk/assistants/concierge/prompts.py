@@ -107,3 +107,53 @@ $property_name at $phone.""")
 FALLBACK = Template("""\
 I'm sorry, I couldn't give you a reliable answer to that. For accurate details, please \
 contact $property_name at $phone or visit $website.""")
+
+# What the model is told when the guest writes in another language than English: the guide
+# stays English, the answer follows the guest.
+ANSWER_LANGUAGE = {
+    "es": (
+        "The guest writes in Spanish: answer in Spanish. Copy names, times, prices and phone "
+        "numbers exactly as the CONTEXT writes them."
+    ),
+}
+
+# The canned replies in Spanish, by the name of their English template.
+SPANISH = {
+    "GREETING": Template("""\
+¡Bienvenido a $property_name! Soy el concierge virtual del resort (un asistente de IA). \
+Puedo ayudarle con restaurantes, espectáculos, el hotel, servicios, juego, promociones y \
+preguntas frecuentes. ¿Qué le gustaría saber?"""),
+    "OFF_TOPIC": Template("""\
+Soy el concierge virtual de $property_name, así que solo puedo ayudarle con preguntas sobre el \
+resort. ¿Hay algo de $property_name en lo que pueda ayudarle?"""),
+    "GAMBLING_ADVICE": Template("""\
+No puedo dar consejos de juego, probabilidades ni estrategias, pero con gusto le digo qué \
+juegos y áreas de juego ofrece $property_name. Juegue con responsabilidad. Si el juego le está \
+causando problemas, hay ayuda gratuita y confidencial: $helplines."""),
+    "ACTION_REQUEST": Template("""\
+Soy un concierge solo de información: no puedo hacer, cambiar ni cancelar reservas o compras. \
+Nuestro equipo puede ayudarle directamente en el $phone. Mientras tanto, con gusto respondo \
+sus preguntas sobre $property_name."""),
+    "TURN_LIMIT": Template("""\
+¡Hemos hablado de muchas cosas! Para que mis respuestas sigan siendo precisas, empiece una \
+conversación nueva o llame a $property_name al $phone."""),
+    "DAY_HOURS_ANSWER": Template("""\
+$hours Los horarios pueden cambiar; confírmelo al $phone antes de ir."""),
+    "NO_CONTEXT": Template("""\
+Lo siento, no tengo esa información en mi guía de $property_name. Para una respuesta precisa, \
+llame al $phone."""),
+    "MODEL_ERROR": Template("""\
+Lo siento, ahora mismo tengo problemas para responder. Inténtelo de nuevo en un momento o \
+llame a $property_name al $phone."""),
+    "FALLBACK": Template("""\
+Lo siento, no pude darle una respuesta fiable. Para datos precisos, contacte a $property_name \
+en el $phone o visite $website."""),
+}
+
+
+def reply_template(name: str, language: str) -> Template:
+    """The canned reply `name` (GREETING, OFF_TOPIC...) in `language`, English where there is
+    no translation."""
+    if language == "es" and name in SPANISH:
+        return SPANISH[name]
+    return globals()[name]

@@ -24,9 +24,12 @@ from frontdesk.agentkit.streaming import last_ai_text
 from frontdesk.assistants.base import Answer
 from frontdesk.assistants.concierge import nodes
 from frontdesk.assistants.concierge.graph import build_graph
+from frontdesk.assistants.concierge.out_of_time import out_of_time_answer
 from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
+from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.formatters import item_details
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.loader import KnowledgeItem, KnowledgeSource, load_knowledge_file
@@ -37,6 +40,7 @@ from frontdesk.routing.question_form import (
     asks_about_rules,
     asks_for_information,
     asks_whether_offered,
+    is_greeting,
 )
 from frontdesk.routing.router import (
     IntentRouter,
@@ -52,6 +56,8 @@ NAME = "concierge"
 DATA_DIR = Path(__file__).parent / "data"
 KNOWLEDGE_FILE = DATA_DIR / "mohegan_sun.json"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
+# A Spanish question in the English words of the guide (knowledge/glossary.py).
+GLOSSARY = DATA_DIR / "glossary_es_en.tsv"
 EVAL_DIR = DATA_DIR / "eval"
 
 # Unmistakable greetings skip the classifier (normalised: case-folded, punctuation dropped).
@@ -63,9 +69,6 @@ GREETING_PATTERNS = [
 ]
 # Categories that are venues: a name of one of these in an answer must be in its context.
 VENUE_CATEGORIES = ("restaurants", "entertainment", "hotel", "amenities", "gaming")
-# A turn out of time lists this many retrieved items, each cut to about this many characters.
-OUT_OF_TIME_ITEMS = 3
-OUT_OF_TIME_ITEM_CHARS = 320
 
 
 @dataclass
@@ -122,6 +125,11 @@ def build_router(
         domain_vectors=knowledge.index.vectors(knowledge.source.property_id),
     )
     enabled = use_llm and settings.router_llm != "never"
+    names = [item.name for item in knowledge.source.items]
+
+    def names_an_item(text: str) -> bool:
+        return any(names_item(text, name) for name in names)
+
     return IntentRouter(
         classifier,
         fast_paths=fast_paths_for("greeting", GREETING_PATTERNS),
@@ -132,6 +140,12 @@ def build_router(
             Reroute("action_request", "property_qa", asks_for_information),
             Reroute("action_request", "property_qa", asks_about_rules),
             Reroute("gambling_advice", "property_qa", asks_whether_offered),
+            # "left my jacket at the bar, who do i call" is no greeting; a message that names
+            # something of the guide ("what are the momentum levels") is about the property,
+            # however far from the examples it is worded.
+            Reroute("greeting", "property_qa", lambda text: not is_greeting(text)),
+            Reroute("off_topic", "property_qa", names_an_item),
+            Reroute("ambiguous", "property_qa", names_an_item),
         ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
@@ -186,6 +200,16 @@ def sources_of(state: dict[str, Any], *, items: Mapping[str, KnowledgeItem]) -> 
     property's items by name), so the web UI can open it; nothing for a reply that used none
     (greeting, refusal, fallback)."""
     used = list(state.get("sources_used") or [])
+    if not used and state.get("validation_result") is None:
+        # A turn out of time (it never reached the check): its answer quotes the items the
+        # turn had worked out or found.
+        used = list(state.get("fact_items") or []) or list(
+            dict.fromkeys(
+                doc["metadata"]["item_name"]
+                for doc in state.get("retrieved_context") or []
+                if doc["metadata"].get("item_name")
+            )
+        )
     documents = [
         {
             "id": f"{item.category}/{item.name}",
@@ -196,49 +220,6 @@ def sources_of(state: dict[str, Any], *, items: Mapping[str, KnowledgeItem]) -> 
         for item in (items[name] for name in used if name in items)
     ]
     return {"sources": used, "items": used, "documents": documents}
-
-
-def _clip(text: str, limit: int) -> str:
-    """`text` up to `limit` characters, cut after a sentence where one ends late enough."""
-    text = " ".join(text.split())
-    if len(text) <= limit:
-        return text
-    cut = text.rfind(". ", 0, limit)
-    return text[: cut + 1] if cut > limit // 2 else text[:limit].rsplit(" ", 1)[0] + " …"
-
-
-def out_of_time_answer(state: dict[str, Any], *, property: dict[str, Any]) -> str:
-    """A turn out of time, answered without the model: the retrieved items' key facts, as
-    the guide states them, and how to reach the property."""
-    facts: list[str] = []
-    for doc in state.get("retrieved_context") or []:
-        name = doc["metadata"].get("item_name")
-        if name and any(fact.startswith(f"• {name}") for fact in facts):
-            continue
-        facts.append(f"• {_clip(doc['content'], OUT_OF_TIME_ITEM_CHARS)}")
-        if len(facts) == OUT_OF_TIME_ITEMS:
-            break
-    ways = []
-    if property.get("phone"):
-        ways.append(f"call {property.get('name', 'the resort')} at {property['phone']}")
-    if property.get("website"):
-        ways.append(f"visit {property['website']}")
-    contact = " or ".join(ways) or "ask the front desk"
-    if not facts:
-        return (
-            "I could not finish an answer in time: many guests are asking right now. "
-            f"Please ask again in a moment, or {contact}."
-        )
-    return "\n".join(
-        [
-            (
-                "I could not finish a full answer in time (many guests are asking right now), "
-                "but this is what the resort guide says:"
-            ),
-            *facts,
-            f"For anything else, {contact}.",
-        ]
-    )
 
 
 def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
@@ -272,6 +253,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         max_messages=settings.max_messages,
         validate_with_llm=settings.validator_llm,
         items=list(source.items),
+        glossary=Glossary.load(GLOSSARY),
     )
     info = {
         "assistant": NAME,
@@ -293,7 +275,12 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         answer_of=answer_of,
         sources_of=partial(sources_of, items={item.name: item for item in source.items}),
         resources=resources,
-        out_of_time=partial(out_of_time_answer, property=source.property),
+        out_of_time=partial(
+            out_of_time_answer,
+            property=source.property,
+            items=list(source.items),
+            reading=context.reading,
+        ),
         release_check=grounded_release(
             venue_names=context.venue_names,
             trusted_facts_of=lambda state: nodes.supplied_facts(context),

@@ -10,6 +10,8 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 from pydantic import BaseModel, Field
 
+from frontdesk.agentkit.language import detect_language
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.retriever import HybridRetriever
 from frontdesk.routing.router import IntentRouter
@@ -48,6 +50,8 @@ class ConciergeState(TypedDict, total=False):
     fact_items: list[str]
     # The names of the items the answer used.
     sources_used: list[str]
+    # The language the guest wrote this turn's message in ("en", "es"): the answer's.
+    language: str
 
 
 class RouterOutput(BaseModel):
@@ -75,3 +79,18 @@ class ConciergeContext:
     validate_with_llm: bool = True
     # The structured items, for the facts node (empty: every answer is the model's).
     items: list[KnowledgeItem] = field(default_factory=list)
+    # Spanish words -> the guide's English words: the router, the search and the facts read a
+    # Spanish question in the words the guide is written in (knowledge/glossary.py).
+    glossary: Glossary | None = None
+    languages: tuple[str, ...] = ("en", "es")
+
+    def language_of(self, text: str, previous: str | None = None) -> str:
+        """The language of `text`; `previous` (the conversation's) when it gives no sign."""
+        return detect_language(text, among=self.languages, otherwise=previous)
+
+    def reading(self, text: str) -> str:
+        """`text` in the guide's words: a Spanish question through the glossary, else as
+        written."""
+        if self.glossary is None or self.language_of(text) == "en":
+            return text
+        return self.glossary.translate(text) or text

@@ -3,6 +3,7 @@
 // done, its actions: copy, regenerate, thumbs up or down. A person's reply (the conversation
 // was handed to a person) is labelled as such and has no actions: they are about the bot.
 
+import { markCitations } from "./citations.js";
 import { button, el } from "./dom.js";
 import { feedbackControls } from "./feedback.js";
 import { renderMarkdown } from "./markdown.js";
@@ -47,11 +48,15 @@ export function updateMessage(message) {
   const answer = message.role === "assistant" && status !== "error";
   let shown = status === "error" ? message.error : message.text;
   if (answer && message.from !== "person") shown = view.answerText(message);
-  if (text.frontdeskShown !== shown) {
+  const cited = answer && status === "done" ? message.data : null;
+  if (text.frontdeskShown !== shown || text.frontdeskCited !== cited) {
     text.frontdeskShown = shown;
+    text.frontdeskCited = cited;
     // Questions are shown as typed; answers are markdown, rendered to nodes (no HTML parsed).
     if (answer) renderMarkdown(text, shown);
     else text.textContent = shown || "";
+    // Each sentence's sources, as marks after it, once the answer is whole.
+    if (cited) markCitations(text, cited);
   }
   updateWaiting(message, bubble, status);
   updateNote(body, STATUS_NOTES[status]);

@@ -2,6 +2,7 @@
 // dialog) and the tools that ran. Shared by the generic rendering and the assistants' modules.
 
 import { asList, button, compactJson, el } from "./dom.js";
+import { highlightQuote } from "./citations.js";
 import { renderMarkdown } from "./markdown.js";
 
 function documentsOf(value) {
@@ -10,7 +11,8 @@ function documentsOf(value) {
 
 // The document dialog (in index.html): a modal <dialog>, so focus stays in it, Escape closes
 // it, and focus returns to the chip that opened it.
-export function openDocument(doc) {
+// `highlight`: the sentence a cited claim rests on, marked in the text and scrolled to.
+export function openDocument(doc, { highlight = "" } = {}) {
   const dialog = document.getElementById("document-dialog");
   const opener = document.activeElement;
   dialog.querySelector("#document-title").textContent = String(doc.title || doc.id || "Document");
@@ -18,12 +20,14 @@ export function openDocument(doc) {
   category.textContent = doc.category ? String(doc.category) : "";
   category.hidden = !doc.category;
   // Documents are untrusted too: markdown to DOM nodes, never HTML.
-  renderMarkdown(dialog.querySelector("#document-text"), doc.text || "(No text for this source.)");
+  const body = dialog.querySelector("#document-text");
+  renderMarkdown(body, doc.text || "(No text for this source.)");
   dialog.onclose = () => {
     if (opener && opener.isConnected) opener.focus();
   };
   dialog.showModal();
-  dialog.querySelector("#document-text").scrollTop = 0;
+  body.scrollTop = 0;
+  if (highlight) highlightQuote(body, highlight);
 }
 
 // "Sources: [Pool] [Spa]": buttons for documents, plain chips for names without one.

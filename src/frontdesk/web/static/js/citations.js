@@ -1,0 +1,97 @@
+// Inline citation marks: each answer sentence the `sources` event's `claims` tie to documents
+// gets small numbered marks after it; a mark opens its document at the sentence that supports
+// the claim (highlighted). Sentences that cite nothing get no mark: a mark is a promise that
+// the opened text says it.
+
+import { el } from "./dom.js";
+import { openDocument } from "./sources.js";
+
+// How much of a claim's end is looked for in the rendered answer (markdown markers removed).
+const TAIL = 24;
+
+function plain(text) {
+  return String(text || "")
+    .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "")
+    .replace(/[*_`#>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+// The text node and offset where `tail` ends, searching after `from` (a [node, offset] pair).
+function findEnd(root, tail, from) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let started = !from;
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.parentElement && node.parentElement.closest(".cite-marks")) continue;
+    const text = node.nodeValue.replace(/\s+/g, " ");
+    let start = 0;
+    if (!started) {
+      if (node !== from[0]) continue;
+      started = true;
+      start = from[1];
+    }
+    const at = text.indexOf(tail, start);
+    if (at >= 0) return [node, at + tail.length];
+  }
+  return null;
+}
+
+export function markCitations(textRoot, data) {
+  const claims = Array.isArray(data && data.claims) ? data.claims : [];
+  const documents = Array.isArray(data && data.documents) ? data.documents : [];
+  if (!claims.length || !documents.length) return;
+  let from = null;
+  claims.forEach((claim) => {
+    const cites = (claim.cites || []).filter((n) => documents[n - 1]);
+    const text = plain(claim.text);
+    if (!text) return;
+    const tail = text.slice(-TAIL);
+    const end = findEnd(textRoot, tail, from);
+    if (!end) return;
+    from = end;
+    if (!cites.length) return;
+    const [node, offset] = end;
+    const rest = node.splitText(Math.min(offset, node.nodeValue.length));
+    const marks = el("sup", "cite-marks");
+    cites.forEach((n) => {
+      const doc = documents[n - 1];
+      const mark = el("button", "cite-mark", String(n));
+      mark.type = "button";
+      mark.title = `Source ${n}: ${doc.title || doc.id || "document"}`;
+      mark.setAttribute("aria-label", mark.title);
+      mark.addEventListener("click", () => openDocument(doc, { highlight: claim.quote }));
+      marks.append(mark);
+    });
+    rest.parentNode.insertBefore(marks, rest);
+    from = [rest, 0];
+  });
+}
+
+// In the opened document, the sentence a claim rests on: marked and scrolled to.
+export function highlightQuote(root, quote) {
+  const wanted = plain(quote);
+  if (!wanted) return;
+  const head = wanted.slice(0, 40);
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.nodeValue;
+    const at = text.replace(/\s+/g, " ").indexOf(head);
+    if (at < 0) continue;
+    const length = Math.min(wanted.length, text.length - at);
+    const middle = node.splitText(at);
+    middle.splitText(length);
+    const mark = el("mark", "cited-sentence");
+    middle.parentNode.insertBefore(mark, middle);
+    mark.append(middle);
+    mark.scrollIntoView({ block: "center" });
+    return;
+  }
+  // Split over several nodes ("**Hours:** Daily 8:00 AM-8:00 PM"): the smallest block holding it.
+  const blocks = [...root.querySelectorAll("li, p, td, pre, h1, h2, h3, h4")].filter((block) =>
+    block.textContent.replace(/\s+/g, " ").includes(head));
+  const block = blocks.pop();
+  if (block) {
+    block.classList.add("cited-sentence");
+    block.scrollIntoView({ block: "center" });
+  }
+}

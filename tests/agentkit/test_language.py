@@ -1,0 +1,32 @@
+"""Which language a customer writes in, among those an assistant serves."""
+
+import pytest
+
+from frontdesk.agentkit.language import detect_language
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("¿A qué hora abre el spa el sábado?", "es"),
+        ("oye y cuánto sale un masaje en el spa?", "es"),
+        ("llegamos al hotel como a las 2 de la tarde", "es"),
+        ("what time does the spa open", "en"),
+        ("Dioda PON miga na czerwono", "pl"),
+        ("¿Dónde está el spa?", "es"),
+        ("Mój router nie działa", "pl"),
+    ],
+)
+def test_the_language_among_english_spanish_and_polish(text, expected):
+    assert detect_language(text, among=("en", "es", "pl")) == expected
+
+
+def test_an_assistant_that_serves_no_spanish_reads_it_as_its_first_language():
+    assert detect_language("¿Dónde está el baño?", among=("en", "pl")) == "en"
+
+
+def test_a_message_without_a_sign_keeps_the_conversations_language():
+    assert detect_language("ok, 9 pm?", among=("en", "es"), otherwise="es") == "es"
+    assert detect_language("ok, 9 pm?", among=("en", "es")) == "en"
+    # English words are a sign: the conversation's language does not override them.
+    assert detect_language("and what about sunday?", among=("en", "es"), otherwise="es") == "en"
