@@ -25,6 +25,12 @@ def tools_target(settings, models) -> EvalTarget:
     return EvalTarget(target(settings, models))
 
 
+def refunds_target(settings, models) -> EvalTarget:
+    from frontdesk.assistants.telecom.refund_suite import refunds_target as target
+
+    return target(settings, models)
+
+
 def api_router():
     from frontdesk.assistants.telecom.api import router
 
@@ -46,7 +52,13 @@ PLUGIN = AssistantPlugin(
     open_knowledge=lazy("frontdesk.assistants.telecom.service:open_knowledge"),
     build_router=lazy("frontdesk.assistants.telecom.service:build_router"),
     eval_dir=HERE / "data" / "eval",
-    eval_targets={"no_context": no_context_target, "tools": tools_target},
+    # The first of its own is what `frontdesk eval telecom` runs. `refunds` measures whole
+    # refund conversations (refund_suite.py); its default set is the one written apart.
+    eval_targets={
+        "no_context": no_context_target,
+        "tools": tools_target,
+        "refunds": refunds_target,
+    },
     # Retrieval is evaluated at the depth the agent retrieves (recall@8).
     retrieval_top_k=8,
     api_router=api_router,

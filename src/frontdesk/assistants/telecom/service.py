@@ -291,15 +291,26 @@ def answer_of(state: dict[str, Any], thread_id: str) -> Answer:
     )
 
 
-async def build_service(settings: Settings, models: Models) -> GraphAssistant:
+async def build_service(
+    settings: Settings,
+    models: Models,
+    *,
+    billing: BillingStore | None = None,
+    tickets: TicketStore | None = None,
+) -> GraphAssistant:
+    """The assistant as configured. `billing` and `tickets`: stores to use instead of those
+    the settings name (an evaluation's own, so that it never writes into the operator's);
+    the caller closes them."""
     knowledge, _ = open_knowledge(settings, models)
     router = build_router(settings, models, knowledge)
     resources = AsyncExitStack()
     try:
-        billing = open_billing(settings)
-        resources.callback(billing.dispose)
-        tickets = TicketStore(settings.threads_path)
-        resources.callback(tickets.close)
+        if billing is None:
+            billing = open_billing(settings)
+            resources.callback(billing.dispose)
+        if tickets is None:
+            tickets = TicketStore(settings.threads_path)
+            resources.callback(tickets.close)
         checkpointer = await resources.enter_async_context(
             open_checkpointer(settings.checkpointer, settings.checkpoint_path)
         )
