@@ -114,3 +114,11 @@ def test_a_front_matter_change_reaches_the_index_without_re_embedding(tmp_path, 
     )
     assert report.relabelled >= 1 and report.added == 0
     assert retriever.retrieve("call the desk").hits == []
+
+
+def test_a_word_at_a_sentences_end_matches_without_its_full_stop(tmp_path):
+    path = tmp_path / "g.tsv"
+    path.write_text("hoy\ttoday\nwi-fi\twifi\n", encoding="utf-8")
+    glossary = Glossary.load(path)
+    assert glossary.translate("¿Abren hoy.") == "abren today"
+    assert glossary.translate("hay wi-fi?") == "hay wifi"

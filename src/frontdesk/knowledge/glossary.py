@@ -77,7 +77,8 @@ class Glossary:
 
     def translate(self, text: str) -> str | None:
         """`text` in the glossary's target words, or None when no entry matched."""
-        words = [w.lower() for w in _WORD.findall(text)]
+        # "hoy." at a sentence's end is "hoy"; inside a word the marks stay ("wi-fi", "5.5").
+        words = [w.lower().rstrip("-./:") for w in _WORD.findall(text)]
         out: list[str] = []
         matched = False
         position = 0

@@ -19,6 +19,7 @@ from datetime import date
 from typing import Any
 
 from frontdesk.assistants.concierge.events import events_answer
+from frontdesk.assistants.concierge.lists import list_answer
 from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.loader import KnowledgeItem
@@ -438,6 +439,8 @@ def work_out(
         return found
     by_name = {i.name: i for i in items}
     ranked = [by_name[n] for n in retrieved if n in by_name]
+    if listed := _list_of(question, items, property.get("name", "the resort"), language):
+        return listed
     thing = asked_thing(question)
     if thing and is_absent(thing, items, property.get("description", "")):
         return absent_answer(thing, property.get("name", "The resort"), ranked, language)
@@ -478,6 +481,31 @@ def work_out(
     if field and subjects and (found := field_answer(field, subjects, days, main_phone, language)):
         return found
     return policy_answer(question, ranked, language)
+
+
+def _list_of(
+    question: str, items: Sequence[KnowledgeItem], property_name: str, language: str
+) -> FactAnswer | None:
+    """A list question ("which restaurants have a kids' menu") answered in code (lists.py);
+    not one that names an item ("which restaurants are near Mohegan Sun Arena" is the model's)."""
+    if named_items(question, items):
+        return None
+    say = phrases(language)
+
+    def heading(category: str, filters: list[str]) -> str:
+        words = say.list_filters.format(words=", ".join(filters)) if filters else ""
+        name = say.categories.get(category, category)
+        return say.list_heading.format(category=name, property=property_name, filters=words)
+
+    found = list_answer(
+        question,
+        items,
+        words_of=_content,
+        has_word=lambda word, item: _known(word, _item_words(item)),
+        heading=heading,
+        more=say.list_more,
+    )
+    return FactAnswer(found.text, found.items) if found else None
 
 
 def items_used(answer: str, context: list[dict[str, Any]], fact_items: list[str]) -> list[str]:

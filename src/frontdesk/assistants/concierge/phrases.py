@@ -44,6 +44,10 @@ class Phrases:
     both_prices: str
     larger: str
     from_guide: str  # before an FAQ answer quoted in the guide's own language
+    categories: dict[str, str]  # a category's name in a list's heading
+    list_heading: str  # "{category} at {property}{filters}:"
+    list_filters: str  # " ({words})"
+    list_more: str  # "(and {count} more)"
 
 
 PHRASES = {
@@ -80,6 +84,17 @@ PHRASES = {
         both_prices="{lead}. {a}: {pa}. {b}: {pb}.",
         larger="{big} is the larger: it holds {cb} people, and {small} holds {cs}.",
         from_guide="",
+        categories={
+            "restaurants": "Restaurants",
+            "entertainment": "Entertainment venues",
+            "hotel": "Rooms",
+            "amenities": "Amenities",
+            "gaming": "Gaming areas",
+            "promotions": "Promotions",
+        },
+        list_heading="{category} at {property}{filters}:",
+        list_filters=" ({words})",
+        list_more="(and {count} more)",
     ),
     "es": Phrases(
         days=("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
@@ -114,6 +129,17 @@ PHRASES = {
         both_prices="{lead}. {a}: {pa}. {b}: {pb}.",
         larger="{big} es el más grande: caben {cb} personas, y en {small} caben {cs}.",
         from_guide="Según la guía del resort (en inglés): ",
+        categories={
+            "restaurants": "Restaurantes",
+            "entertainment": "Espectáculos y entretenimiento",
+            "hotel": "Habitaciones",
+            "amenities": "Servicios",
+            "gaming": "Áreas de juego",
+            "promotions": "Promociones",
+        },
+        list_heading="{category} en {property}{filters}:",
+        list_filters=" ({words})",
+        list_more="(y {count} más)",
     ),
 }
 
