@@ -44,8 +44,11 @@ def test_ask_json_prints_one_object_and_continues_a_thread():
     result = runner.invoke(app, ["ask", "--assistant", "concierge", "--json", "Hello!"])
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)
-    assert set(answer) == {"answer", "route", "confidence", "sources", "validation", "thread_id"}
+    assert set(answer) == {
+        "answer", "route", "confidence", "sources", "validation", "thread_id", "claims"
+    }  # fmt: skip
     assert answer["route"] == "greeting" and "Mohegan Sun" in answer["answer"]
+    assert answer["claims"] == []  # a greeting draws on no document
 
     follow = runner.invoke(
         app, ["ask", "--json", "--thread", answer["thread_id"], "what is the weather in paris?"]
@@ -56,7 +59,10 @@ def test_ask_json_prints_one_object_and_continues_a_thread():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["ask", "--assistant", "nope", "hi"], "unknown assistant 'nope'; known assistants: concierge, telecom, analyst"),
+        (
+            ["ask", "--assistant", "nope", "hi"],
+            "unknown assistant 'nope'; known assistants: concierge, telecom, analyst",
+        ),
         (["ask", "--thread", "not-a-uuid", "hi"], "--thread must be a UUID"),
         (["ask", "   "], "1-4096 characters"),
         (["eval", "vibes"], "unknown suite 'vibes'"),
@@ -71,9 +77,13 @@ def test_bad_input_gets_a_clear_error(args, message):
 
 def test_eval_prints_metrics_json_and_writes_a_report(tmp_path):
     dataset = tmp_path / "routing.jsonl"
-    dataset.write_text('{"text": "hello there", "label": "greeting"}\n{"text": "hi", "label": "greeting"}\n')
+    dataset.write_text(
+        '{"text": "hello there", "label": "greeting"}\n{"text": "hi", "label": "greeting"}\n'
+    )
     report = tmp_path / "report.md"
-    result = runner.invoke(app, ["eval", "routing", "--dataset", str(dataset), "--json", "--report", str(report)])
+    result = runner.invoke(
+        app, ["eval", "routing", "--dataset", str(dataset), "--json", "--report", str(report)]
+    )
     assert result.exit_code == 0, result.output
     metrics = json.loads(result.stdout)["metrics"]
     assert metrics["accuracy"] == 1.0 and metrics["rows"] == 2
@@ -94,10 +104,20 @@ class _FakeTelecom:
     name = "telecom"
     ready = True
     tools = (
-        {"name": "open_refund_case", "args": {"user_id": "u42", "amount_pln": 20}, "ok": True,
-         "output": {"case_id": "RC-1"}, "error": None},
-        {"name": "get_invoice", "args": {"invoice_id": "INV-[1]"}, "ok": False, "output": None,
-         "error": "No invoice INV-[1]."},
+        {
+            "name": "open_refund_case",
+            "args": {"user_id": "u42", "amount_pln": 20},
+            "ok": True,
+            "output": {"case_id": "RC-1"},
+            "error": None,
+        },
+        {
+            "name": "get_invoice",
+            "args": {"invoice_id": "INV-[1]"},
+            "ok": False,
+            "output": None,
+            "error": "No invoice INV-[1].",
+        },
     )
 
     def __init__(self):
@@ -112,17 +132,30 @@ class _FakeTelecom:
         self.calls.append((message, thread_id, user_id))
         yield ChatEvent("metadata", {"thread_id": thread_id})
         yield ChatEvent("replace", {"content": "Refund case RC-1 opened."})
-        yield ChatEvent("sources", {"sources": [], "citations": [], "used_tools": list(self.tools),
-                                    "route": "billing"})
+        yield ChatEvent(
+            "sources",
+            {"sources": [], "citations": [], "used_tools": list(self.tools), "route": "billing"},
+        )
         yield ChatEvent("done", {"done": True})
 
     async def ask(self, message, thread_id, *, user_id=None):
         from frontdesk.assistants.base import Answer
 
         self.calls.append((message, thread_id, user_id))
-        return Answer("Refund case RC-1 opened.", "billing", 0.9, [], None, thread_id,
-                      extra={"last_agent": "billing", "citations": [], "used_tools": list(self.tools),
-                             "state_excerpt": {"history_length": 2}})
+        return Answer(
+            "Refund case RC-1 opened.",
+            "billing",
+            0.9,
+            [],
+            None,
+            thread_id,
+            extra={
+                "last_agent": "billing",
+                "citations": [],
+                "used_tools": list(self.tools),
+                "state_excerpt": {"history_length": 2},
+            },
+        )
 
     async def aclose(self):
         pass

@@ -24,7 +24,8 @@ PHONE_Q = "what's the phone number for Michael Jordan's Steak House?"
 PHONE_A = "You can reach Michael Jordan's Steak House at 860-862-8600."
 SPA_Q = "what time does the spa open on sunday?"
 ABSENT_Q = "is there a bowling alley?"
-FALLBACK_Q = "what restaurants are there?"
+# The model must write this one (no list, field or policy the facts step answers).
+FALLBACK_Q = "tell me the story behind the mohegan sun name"
 
 
 async def load_concierge(settings: Settings):
@@ -56,14 +57,19 @@ def concierge_page(browser, concierge_server, problems):
 def test_chips_are_the_items_used_and_open_their_details(concierge_page):
     page = concierge_page
     answer = ask(page, PHONE_Q)
-    expect(answer.locator(".bubble-text")).to_have_text(PHONE_A)
+    # The sentence, then its citation mark: source 1, after the phone link, not inside it.
+    expect(answer.locator(".bubble-text")).to_have_text(PHONE_A + "1")
     expect(answer.locator(".bubble-text a")).to_have_attribute("href", "tel:8608628600")
+    expect(answer.locator(".bubble-text a .cite-mark")).to_have_count(0)
+    mark = answer.locator(".bubble-text .cite-mark")
+    expect(mark).to_have_text(["1"])
+    expect(mark).to_have_attribute("aria-label", "Source 1: Michael Jordan's Steak House")
     chips = answer.locator(".sources .source-chip")
     expect(chips).to_have_text(["Michael Jordan's Steak House"])  # never "restaurants"
 
     # Keyboard: the chip is a button, Enter opens the item, Escape closes it and gives the
     # focus back to the chip.
-    chip = answer.get_by_role("button", name="Michael Jordan's Steak House")
+    chip = answer.get_by_role("button", name="Michael Jordan's Steak House", exact=True)
     chip.focus()
     page.keyboard.press("Enter")
     dialog = page.get_by_role("dialog")
@@ -79,10 +85,17 @@ def test_chips_are_the_items_used_and_open_their_details(concierge_page):
     expect(dialog).to_be_hidden()
     expect(chip).to_be_focused()
 
+    # The mark opens the same item at the line the sentence rests on, highlighted.
+    mark.click()
+    expect(dialog.locator("#document-title")).to_have_text("Michael Jordan's Steak House")
+    expect(dialog.locator("#document-text .cited-sentence")).to_have_text("Phone: 860-862-8600")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
     answer = ask(page, SPA_Q)
     expect(answer.locator(".bubble-text")).to_contain_text("On Sunday, Elemis Spa is open")
     expect(answer.locator(".sources .source-chip")).to_have_text(["Elemis Spa"])
-    answer.get_by_role("button", name="Elemis Spa").click()
+    answer.get_by_role("button", name="Elemis Spa", exact=True).click()
     expect(dialog.locator("#document-title")).to_have_text("Elemis Spa")
     expect(dialog.locator("#document-text li").filter(has_text="Hours:")).to_have_text(
         "Hours: Daily 8:00 AM-8:00 PM"

@@ -18,22 +18,45 @@ function plain(text) {
 }
 
 // The text node and offset where `tail` ends, searching after `from` (a [node, offset] pair).
+// The answer's text nodes are read as one string: a sentence may end in a link or bold text.
 function findEnd(root, tail, from) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  let started = !from;
+  const nodes = [];
+  let text = "";
+  let start = 0;
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     if (node.parentElement && node.parentElement.closest(".cite-marks")) continue;
-    const text = node.nodeValue.replace(/\s+/g, " ");
-    let start = 0;
-    if (!started) {
-      if (node !== from[0]) continue;
-      started = true;
-      start = from[1];
-    }
-    const at = text.indexOf(tail, start);
-    if (at >= 0) return [node, at + tail.length];
+    if (from && node === from[0]) start = text.length + from[1];
+    nodes.push([node, text.length]);
+    text += node.nodeValue;
+  }
+  const flat = text.replace(/\s/g, " ");
+  const at = flat.indexOf(tail, start);
+  if (at < 0) return null;
+  const endAt = at + tail.length;
+  for (let i = nodes.length - 1; i >= 0; i -= 1) {
+    const [node, offset] = nodes[i];
+    if (offset < endAt) return [node, endAt - offset];
   }
   return null;
+}
+
+const INLINE = new Set(["A", "STRONG", "EM", "B", "I", "CODE", "SPAN"]);
+
+// `marks` right after the text ending at `offset` in `node`: after a link or bold text that
+// the sentence ends with, never inside it (a mark inside a link would be the link).
+function placeAfter(root, node, offset, marks) {
+  if (offset < node.nodeValue.length) {
+    const rest = node.splitText(offset);
+    rest.parentNode.insertBefore(marks, rest);
+    return;
+  }
+  let after = node;
+  while (after.parentElement && after.parentElement !== root
+    && INLINE.has(after.parentElement.tagName) && after === after.parentNode.lastChild) {
+    after = after.parentElement;
+  }
+  after.parentNode.insertBefore(marks, after.nextSibling);
 }
 
 export function markCitations(textRoot, data) {
@@ -51,7 +74,6 @@ export function markCitations(textRoot, data) {
     from = end;
     if (!cites.length) return;
     const [node, offset] = end;
-    const rest = node.splitText(Math.min(offset, node.nodeValue.length));
     const marks = el("sup", "cite-marks");
     cites.forEach((n) => {
       const doc = documents[n - 1];
@@ -62,8 +84,7 @@ export function markCitations(textRoot, data) {
       mark.addEventListener("click", () => openDocument(doc, { highlight: claim.quote }));
       marks.append(mark);
     });
-    rest.parentNode.insertBefore(marks, rest);
-    from = [rest, 0];
+    placeAfter(textRoot, node, offset, marks);
   });
 }
 
