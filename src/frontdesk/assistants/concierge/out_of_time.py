@@ -9,7 +9,7 @@ asking (one guest on a loaded machine sees the same).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from frontdesk.agentkit.evidence import content_words
@@ -21,16 +21,15 @@ from frontdesk.knowledge.loader import KnowledgeItem
 EVIDENCE_SENTENCES = 3
 MAX_SENTENCE_CHARS = 300
 # Fields read as sentences of their own: "Elemis Spa hours: Daily 8:00 AM-8:00 PM."
+# The guide is English: its sentences stay English whatever the answer's language.
 _FIELD_SENTENCES = {
-    "en": {
-        "hours": "{name} hours: {value}.",
-        "price_range": "{name} prices: {value}.",
-        "rate_range": "{name} rates: {value}.",
-        "location": "{name} is in {value}.",
-        "phone": "{name} phone: {value}.",
-        "dress_code": "{name} dress code: {value}.",
-        "schedule": "{name} schedule: {value}.",
-    },
+    "hours": "{name} hours: {value}.",
+    "price_range": "{name} prices: {value}.",
+    "rate_range": "{name} rates: {value}.",
+    "location": "{name} is in {value}.",
+    "phone": "{name} phone: {value}.",
+    "dress_code": "{name} dress code: {value}.",
+    "schedule": "{name} schedule: {value}.",
 }
 _LEAD = {
     "en": "I could not finish a full answer in time, but this is what the resort guide says:",
@@ -67,7 +66,7 @@ def item_sentences(item: KnowledgeItem) -> list[str]:
     """The guide's sentences about an item: its fields as sentences, then its own text."""
     found = [
         template.format(name=item.name, value=item.fields[field])
-        for field, template in _FIELD_SENTENCES["en"].items()
+        for field, template in _FIELD_SENTENCES.items()
         if isinstance(item.fields.get(field), str) and item.fields[field].strip()
     ]
     prose = str(item.fields.get("answer") or item.fields.get("description") or "")
@@ -106,7 +105,7 @@ def out_of_time_answer(
     *,
     property: dict[str, Any],
     items: Sequence[KnowledgeItem] = (),
-    reading: Any = None,
+    reading: Callable[[str], str] | None = None,
 ) -> str:
     """A turn out of time, answered without the model (see the module's docstring).
     `reading(text)` puts a question in the guide's words (a Spanish one through the glossary)."""
