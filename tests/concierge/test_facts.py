@@ -146,3 +146,27 @@ def test_a_shows_answer_is_grounded_in_its_items_and_the_worked_out_dates():
     texts = [format_item(by_name[n].category, n, by_name[n].fields) for n in found.items]
     assert not check_grounding(found.text, texts).grounded  # the range's end dates are nobody's
     assert check_grounding(found.text, [*texts, found.support]).grounded
+
+
+PRICE_LIST = "What restaurants do you have? Give me a list with prices"
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["where can I park free", "¿Dónde se puede aparcar gratis?"],
+)
+def test_a_new_question_after_a_price_list_is_not_answered_with_prices(question):
+    # Found as a new user: the parking question got "Prices of The Shed Restaurant: ...".
+    from frontdesk.assistants.concierge.service import GLOSSARY
+    from frontdesk.knowledge.glossary import Glossary
+
+    reading = Glossary.load(GLOSSARY).translate(question) or question
+    found = answer(reading, previous=PRICE_LIST, retrieved=["The Shed Restaurant", "Parking"])
+    assert found is None or "$" not in found.text
+
+
+def test_a_continuation_still_carries_the_field_it_continues():
+    found = answer("and what about Bobby's Burgers?",
+                   previous="how much is michael jordan's steak house")
+    assert found is not None and found.items == ("Bobby's Burgers",)
+    assert "$" in found.text

@@ -1,6 +1,6 @@
 import pytest
 
-from frontdesk.routing.followup import is_follow_up, leans_on_previous
+from frontdesk.routing.followup import asks_its_own_question, is_follow_up, leans_on_previous
 
 
 @pytest.mark.parametrize(
@@ -32,3 +32,20 @@ def test_is_follow_up(text, expected):
 )
 def test_leans_on_previous(text, names_subject, expected):
     assert leans_on_previous(text, names_own_subject=names_subject) is expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("where can I park free", True),
+        ("is the pool heated?", True),
+        ("What\u2019s the dress code", True),
+        ("and what about Sunday?", False),
+        ("what about the spa", False),
+        ("when does it close", False),
+        ("Wednesday?", False),
+        ("", False),
+    ],
+)
+def test_asks_its_own_question(text, expected):
+    assert asks_its_own_question(text) is expected

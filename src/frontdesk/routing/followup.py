@@ -39,6 +39,29 @@ FOLLOW_UP_OPENERS = (
 RESULT_WORDS = frozenset({"them", "those", "these", "ones", "same", "above", "previous"})
 
 
+def asks_its_own_question(text: str) -> bool:
+    """Whether a message asks a question of its own rather than continuing the last one: it
+    opens with a question word ("where can I park free?") and neither opens like a continuation
+    ("and what about Sunday?") nor points back ("when does it close?"). What the previous
+    question asked (its price, its hours) carries over only to a message that asks nothing."""
+    lowered = " ".join(re.findall(r"[a-z0-9']+", text.casefold().replace("’", "'")))
+    if not lowered or refers_back(lowered):
+        return False
+    if any(lowered == o or lowered.startswith(o + " ") for o in FOLLOW_UP_OPENERS):
+        return False
+    return lowered.split()[0].replace("'", "") in _QUESTION_OPENERS
+
+
+# A question word, or a yes/no question's verb: "where can I...", "is the pool heated?".
+_QUESTION_OPENERS = frozenset(
+    {
+        "how", "what", "whats", "when", "whens", "where", "wheres", "which", "who", "whos",
+        "why", "is", "are", "do", "does", "can", "could", "will", "would", "should", "may",
+        "has", "have",
+    }
+)  # fmt: skip
+
+
 def leans_on_previous(text: str, *, names_own_subject: bool) -> bool:
     """Whether a message is to be answered over the previous answer (a follow-up on a result).
 

@@ -24,6 +24,7 @@ from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.schedule import asked_days, hours_by_day
+from frontdesk.routing.followup import asks_its_own_question
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that do not tell one item from another.
@@ -449,7 +450,10 @@ def work_out(
         subjects, named = subject_items(previous, items, retrieved)
     if found := compare(question, subjects, language):
         return found
-    field = asked_field(question) or (asked_field(previous) if previous else None)
+    # The previous question's field carries over only to a message that asks nothing of its
+    # own: "and on Sunday?" after an hours question, not "where can I park free?" after a price.
+    carried = previous and not asks_its_own_question(question)
+    field = asked_field(question) or (asked_field(previous) if carried else None)
     days = asked_days(question, current_time) or (
         asked_days(previous, current_time) if previous else []
     )
