@@ -94,3 +94,17 @@ def test_a_retry_answers_the_question_not_the_rejected_answer():
     history = nodes.conversation_for_answer([*earlier, question, rejected], limit=12)
     assert history == [*earlier, question], "the conversation ends with the guest's question"
     assert nodes.conversation_for_answer([*earlier, question], limit=2) == [earlier[1], question]
+
+
+def test_a_sentence_with_another_days_hours_is_rewritten_and_the_rest_kept():
+    # Seen in the UI: "tell me about the lansdowne" got Saturday with the weeknights' close.
+    pub = {"metadata": {"item_name": "The Lansdowne Irish Pub & Music House"},
+           "content": "The Lansdowne Irish Pub & Music House: Irish pub cuisine. Hours: Sun-Thu "
+                      "11:30 AM-12:00 AM; Fri-Sat 11:30 AM-2:00 AM. Phone: 860-862-7900."}
+    answer = ("The Lansdowne is an Irish pub in the Casino of the Sky. It is open from 11:30 AM "
+              "to 12:00 AM on Saturday. Call 860-862-7900.")
+    assert nodes.with_right_day_hours(answer, [pub]) == (
+        "The Lansdowne is an Irish pub in the Casino of the Sky. On Saturday, The Lansdowne "
+        "Irish Pub & Music House is open 11:30 AM-2:00 AM. Call 860-862-7900.")
+    right = answer.replace("12:00 AM on Saturday", "2:00 AM on Saturday")
+    assert nodes.with_right_day_hours(right, [pub]) == right

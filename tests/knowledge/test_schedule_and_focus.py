@@ -2,6 +2,7 @@ import pytest
 
 from frontdesk.knowledge.focus import focus_on_named, names_item
 from frontdesk.knowledge.schedule import (
+    wrong_day_hours,
     asked_days,
     day_hours_conflicts,
     day_hours_note,
@@ -114,3 +115,26 @@ def test_answers_that_contradict_the_days_hours_are_found(answer, contradicted):
 
 def test_no_conflicts_without_worked_out_hours():
     assert day_hours_conflicts("Yes, it is open.", ["Beauty & Essex: closed Mon-Tue."]) == []
+
+
+PUB = ("The Lansdowne Irish Pub & Music House",
+       "The Lansdowne Irish Pub & Music House: Irish pub cuisine. Hours: Sun-Thu 11:30 AM-12:00 "
+       "AM; Fri-Sat 11:30 AM-2:00 AM. Features: Live music nightly, 21+ after 9:00 PM.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "right"),
+    [
+        # Seen in the UI: Saturday given the weeknights' closing time.
+        ("It is open from 11:30 AM to 12:00 AM on Saturday.",
+         "On Saturday, The Lansdowne Irish Pub & Music House is open 11:30 AM-2:00 AM."),
+        ("The Lansdowne Irish Pub & Music House closes at 2 a.m. on Tuesday.",
+         "On Tuesday, The Lansdowne Irish Pub & Music House is open 11:30 AM-12:00 AM."),
+        ("It is open from 11:30 AM to 2:00 AM on Saturday.", None),
+        ("On Sunday it opens at 11:30 AM and closes at midnight.", None),
+        ("Live music starts at 9 PM on Saturday.", None),  # not the schedule's times
+        ("It is open 11:30 AM-12:00 AM Sunday to Thursday.", None),  # several days
+    ],
+)
+def test_a_sentence_with_another_days_hours_is_rewritten_from_the_schedule(sentence, right):
+    assert wrong_day_hours(sentence, [PUB]) == right

@@ -124,3 +124,44 @@ def day_hours_conflicts(answer: str, context: list[str]) -> list[str]:
             ):
                 conflicts.append(match.group(0))
     return conflicts
+
+
+_CLOCK = re.compile(
+    r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?\s?m\b\.?|\b(noon|midnight)\b", re.IGNORECASE
+)
+
+
+def _clock_times(text: str) -> set[str]:
+    """The times of day in `text`, as 24-hour "HH:MM" ("12:00 AM" and "midnight" are 00:00)."""
+    found = set()
+    for hour, minute, half, word in _CLOCK.findall(text):
+        if word:
+            found.add("12:00" if word.casefold() == "noon" else "00:00")
+            continue
+        value = int(hour) % 12 + (12 if half.casefold() == "p" else 0)
+        found.add(f"{value:02d}:{minute or '00'}")
+    return found
+
+
+def wrong_day_hours(sentence: str, items: list[tuple[str, str]]) -> str | None:
+    """The right hours for a sentence that gives one day's hours from another day.
+
+    "The pub is open 11:30 AM to 12:00 AM on Saturday" beside "Sun-Thu 11:30 AM-12:00 AM;
+    Fri-Sat 11:30 AM-2:00 AM": the times are the schedule's, but another day's. The sentence
+    names one weekday and only times the schedule of an item (`items`: name, formatted
+    content) gives somewhere, not on that day: the item's own sentence for that day replaces
+    it. None when the sentence is right, or not a statement of one day's hours."""
+    days = asked_days(sentence)
+    said = _clock_times(sentence)
+    if len(days) != 1 or not said:
+        return None
+    named = [(n, c) for n, c in items if n and n.casefold() in sentence.casefold()]
+    for name, content in named or items:
+        field = _HOURS_FIELD.search(content)
+        by_day = hours_by_day(field.group(1)) if field else {}
+        if days[0] not in by_day:
+            continue
+        on_day = _clock_times(" ".join(by_day[days[0]]))
+        if said <= _clock_times(field.group(1)) and not said <= on_day:
+            return day_hours_note(name, content, days)
+    return None

@@ -8,6 +8,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.claims import answer_sentences
 from frontdesk.agentkit.evidence import missed_subject
 from frontdesk.agentkit.grounding import check_grounding, conform_numbers
 from frontdesk.agentkit.prompts import render, structured_verdict
@@ -30,7 +31,12 @@ from frontdesk.assistants.concierge.state import (
 from frontdesk.assistants.concierge.tools import search_hours, search_knowledge_base
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.focus import focus_on_named
-from frontdesk.knowledge.schedule import asked_days, day_hours_conflicts, with_day_hours
+from frontdesk.knowledge.schedule import (
+    asked_days,
+    day_hours_conflicts,
+    with_day_hours,
+    wrong_day_hours,
+)
 from frontdesk.routing.followup import is_follow_up, refers_back
 from frontdesk.routing.question_form import asks_whether_exists
 
@@ -264,6 +270,15 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         # The rewrite reads that venue's entry alone: shown the neighbours again, the model
         # took the next one's details ("charge your car at the Earth Tower").
         return {**validation_outcome(False, retry_count, missed), "retrieved_context": context[:1]}
+    if (repaired := with_right_day_hours(answer, context)) != answer:
+        # A sentence that gives a day the hours of another day is rewritten from the item's
+        # own schedule for that day; the rest of the answer stands.
+        logger.info("answer gave another day's hours, sentence rewritten")
+        return {
+            "validation_result": PASS,
+            "retry_feedback": None,
+            "messages": [AIMessage(content=repaired, id=messages[-1].id)],
+        }
     if conflicts := day_hours_conflicts(answer, texts):
         # The day's hours were worked out in code and the model, shown them, still says the
         # opposite (a retry repeats it): the worked-out sentence is the answer.
@@ -292,6 +307,16 @@ async def validate(state: ConciergeState, runtime: Runtime[ConciergeContext]) ->
         return validator_error_outcome(retry_count, str(exc))
     logger.debug("validator: %s %s", verdict.status, verdict.reason)
     return validation_outcome(verdict.status == PASS, retry_count, verdict.reason)
+
+
+def with_right_day_hours(answer: str, context: list[dict[str, Any]]) -> str:
+    """`answer` with each sentence that states one day's hours from another day replaced by
+    the item's own sentence for that day (knowledge/schedule.py)."""
+    items = [(doc["metadata"].get("item_name", ""), doc["content"]) for doc in context]
+    for sentence in answer_sentences(answer):
+        if right := wrong_day_hours(sentence, items):
+            answer = answer.replace(sentence, right, 1)
+    return answer
 
 
 def _missed_venue(
