@@ -30,3 +30,14 @@ def test_a_message_without_a_sign_keeps_the_conversations_language():
     assert detect_language("ok, 9 pm?", among=("en", "es")) == "en"
     # English words are a sign: the conversation's language does not override them.
     assert detect_language("and what about sunday?", among=("en", "es"), otherwise="es") == "en"
+
+
+@pytest.mark.parametrize(
+    ("text", "language"),
+    [("my latest bill says 95 zł but my plan is 65. refund me the difference pls", "en"),
+     ("refund 20zł please", "en"),
+     ("proszę o zwrot 20 zł", "pl"),
+     ("Ile kosztuje plan? 45 zł?", "pl")],
+)
+def test_the_zloty_sign_is_no_sign_of_polish(text, language):
+    assert detect_language(text) == language

@@ -2,12 +2,12 @@ import pytest
 
 from frontdesk.knowledge.focus import focus_on_named, names_item
 from frontdesk.knowledge.schedule import (
-    wrong_day_hours,
     asked_days,
     day_hours_conflicts,
     day_hours_note,
     hours_by_day,
     with_day_hours,
+    wrong_day_hours,
 )
 
 MON, TUE, WED, THU, FRI, SAT, SUN = range(7)
@@ -117,9 +117,13 @@ def test_no_conflicts_without_worked_out_hours():
     assert day_hours_conflicts("Yes, it is open.", ["Beauty & Essex: closed Mon-Tue."]) == []
 
 
-PUB = ("The Lansdowne Irish Pub & Music House",
-       "The Lansdowne Irish Pub & Music House: Irish pub cuisine. Hours: Sun-Thu 11:30 AM-12:00 "
-       "AM; Fri-Sat 11:30 AM-2:00 AM. Features: Live music nightly, 21+ after 9:00 PM.")
+PUB = (
+    "The Lansdowne Irish Pub & Music House",
+    (
+        "The Lansdowne Irish Pub & Music House: Irish pub cuisine. Hours: Sun-Thu 11:30 AM-12:00 "
+        "AM; Fri-Sat 11:30 AM-2:00 AM. Features: Live music nightly, 21+ after 9:00 PM."
+    ),
+)
 
 
 @pytest.mark.parametrize(

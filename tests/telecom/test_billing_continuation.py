@@ -74,17 +74,33 @@ def test_reasons_and_case_ids_are_read_in_both_languages():
 
 
 def test_a_reason_named_as_the_agent_offers_it_is_read_exactly():
-    assert extract.named_reason(["Powód: nadpłata."]) == "overcharge"
-    assert extract.named_reason(["The reason is an overcharge"]) == "overcharge"
-    assert extract.named_reason(["awaria usługi"]) == "service_outage"
-    assert extract.named_reason(["odstąpienie w 14 dni"]) == "within_cooling_off"
+    assert extract.stated_reason(["Powód: nadpłata."]) == "overcharge"
+    assert extract.stated_reason(["The reason is an overcharge"]) == "overcharge"
+    assert extract.stated_reason(["awaria usługi"]) == "service_outage"
+    assert extract.stated_reason(["odstąpienie w 14 dni"]) == "within_cooling_off"
     # Two named at once, or none: the model reads it.
-    assert extract.named_reason(["an outage, and I was overcharged"]) is None
-    assert extract.named_reason(["naliczono mi za dużo"]) is None
+    assert extract.stated_reason(["an outage, and I was overcharged"]) is None
+    assert extract.stated_reason(["please sort it out"]) is None
     # A reason named to rule it out is not named.
-    assert extract.named_reason(["It's not an outage, just other"]) is None
-    assert extract.named_reason(["to nie awaria, tylko nadpłata"]) == "overcharge"
-    assert extract.named_reason(["overcharge", "ok, INV-20251001"]) == "overcharge"
+    assert extract.stated_reason(["It's not an outage, just other"]) is None
+    assert extract.stated_reason(["to nie awaria, tylko nadpłata"]) == "overcharge"
+    assert extract.stated_reason(["overcharge", "ok, INV-20251001"]) == "overcharge"
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [("naliczono mi za dużo", "overcharge"),
+     ("they charged me twice for the same month", "overcharge"),
+     ("doliczyli mi oplate za usluge ktorej nie zamawialam", "overcharge"),
+     ("the network was down in my area for a week", "service_outage"),
+     ("przez tydzień nie było internetu", "service_outage"),
+     ("I changed my mind, it's been 5 days since I signed", "within_cooling_off"),
+     ("chcę odstąpić od umowy", "within_cooling_off"),
+     ("the shop promised me a goodwill credit", "other"),
+     ("I'd like a refund please", None)],
+)
+def test_reasons_said_in_everyday_words_are_read_in_code(text, reason):
+    assert extract.stated_reason([text]) == reason
 
 
 def test_the_request_key_is_the_opening_messages_not_the_answers():

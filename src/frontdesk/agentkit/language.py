@@ -87,7 +87,12 @@ def fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
+# The złoty's sign is written in English too ("refund 20 zł"): it is no sign of Polish.
+_CURRENCY_SIGN = re.compile(r"(?<![^\W\d])zł(?!\w)", re.IGNORECASE)
+
+
 def is_polish(text: str) -> bool:
+    text = _CURRENCY_SIGN.sub(" ", text)
     if _POLISH_LETTERS.search(text):
         return True
     words = re.findall(r"[a-ząćęłńóśźż]+", text.lower())

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from typing import Any, TypedDict
+from collections.abc import Sequence
+from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langchain_core.runnables import RunnableConfig
@@ -40,9 +41,17 @@ from frontdesk.agentkit.tool_calling import (
     supports_native_tools,
 )
 from frontdesk.assistants.telecom import extract, prompts
+from frontdesk.assistants.telecom.billing_db import InvoiceRecord
 from frontdesk.assistants.telecom.nodes import CONTINUATION
+from frontdesk.assistants.telecom.refund_amend import correction_reply
+from frontdesk.assistants.telecom.refund_flow import (
+    REFUND_TOOL,
+    RefundStep,
+    describe_invoice,
+    refund_step,
+)
 from frontdesk.assistants.telecom.replies import tool_reply
-from frontdesk.assistants.telecom.state import TelecomContext, TelecomState
+from frontdesk.assistants.telecom.state import PendingRequest, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.tool_runner import build_tools, run_tool
 from frontdesk.assistants.telecom.tools import TOOL_SCHEMAS
 
@@ -77,7 +86,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         extractors={
             "invoice_id": extract.invoice_id,
             "amount_pln": extract.amount_pln,
-            "reason": extract.named_reason,
+            "reason": extract.stated_reason,
         },
         grounded=("invoice_id", "amount_pln", "description"),
     ),
@@ -96,16 +105,6 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
     ),
 )
 SPECS_BY_NAME = {spec.name: spec for spec in TOOL_SPECS}
-
-
-class PendingRequest(TypedDict):
-    """A request waiting for the customer's answer (kept in the state between turns)."""
-
-    tool: str
-    args: dict[str, Any]  # what the customer has given so far (never the context's user_id)
-    missing: list[str]
-    opened_at: int  # how many customer messages there were when it was asked
-    opening: str  # the message that asked
 
 
 def language_of(state: TelecomState) -> str:
@@ -162,6 +161,21 @@ def customer_refusal(
 def ask_for(missing: tuple[str, ...], language: str) -> str:
     names = [prompts.FIELD_NAMES[language].get(field, field) for field in missing]
     return render(prompts.ASK_FIELDS[language], fields="; ".join(names))
+
+
+def ask_next(step: RefundStep, language: str) -> str:
+    """The agent's question: which of the invoices that fit, else what is still missing; an
+    invoice found from the customer's description is named first, so they can correct it."""
+    if step.offered:
+        choices = ", ".join(describe_invoice(i) for i in step.offered)
+        return render(prompts.WHICH_INVOICE[language], choices=choices)
+    asked = ask_for(step.decision.missing, language)
+    if step.found_by_lookup is not None:
+        found = render(
+            prompts.FOUND_INVOICE[language], invoice=describe_invoice(step.found_by_lookup)
+        )
+        return f"{found} {asked}"
+    return asked
 
 
 async def billing_decision(
@@ -239,6 +253,16 @@ async def billing(
     if refusal is not None:
         return _reply(refusal[language], this_reply, **done)
     pending = _continued(state, ctx.tool_chooser)
+    if not pending and (amended := correction_reply(state, ctx, language)) is not None:
+        return _reply(amended, this_reply, **done)
+    latest = (human_texts(messages) or [""])[-1]
+    if pending and extract.cancels(latest) and not _gives_values(latest):
+        return _reply(prompts.REQUEST_DROPPED[language], this_reply, pending_request=None, **done)
+    if pending and pending["tool"] == REFUND_TOOL:
+        # What the customer's records answer ("the September one", a bare "20" for the amount)
+        # is known before the decision, so the model is not asked for it.
+        waiting = ToolDecision(REFUND_TOOL, dict(pending["args"]), tuple(pending["missing"]))
+        pending = {**pending, "args": refund_step(ctx, state, pending, waiting).decision.args}
     native = native_tools(ctx, user_id) if supports_native_tools(ctx.llm) else None
 
     async def decide(error: str | None = None) -> ToolDecision:
@@ -253,10 +277,11 @@ async def billing(
         )
 
     try:
-        decision = await decide()
+        step = refund_step(ctx, state, pending, await decide())
     except Exception:
         logger.exception("billing decision failed")
         return _reply(prompts.MODEL_ERROR[language], this_reply, **done)
+    decision = step.decision
     if decision.tool is None:
         text = decision.reply or await _billing_chat(ctx, window, language)
         return _reply(text, this_reply, **done)
@@ -269,17 +294,15 @@ async def billing(
     if decision.missing:
         if "user_id" in decision.missing:  # the customer is the signed-in caller: never ask
             return _reply(prompts.SIGN_IN[language], this_reply, **done)
-        waiting = _pending(decision, opened_at, opening)
-        return _reply(
-            ask_for(decision.missing, language), this_reply, pending_request=waiting, **done
-        )
+        waiting = _pending(decision, opened_at, opening, step.offered)
+        return _reply(ask_next(step, language), this_reply, pending_request=waiting, **done)
     key = request_key(config, opened_at, opening)  # turn_key's when this message opened it
     outcome = run_tool(ctx.billing, decision.tool, decision.args, request_key=key)
     used = [outcome.to_dict()]
     if not outcome.ok:
         # Once back to the model with the error: it may have misread a value it can fix.
         try:
-            second = await decide(outcome.error)
+            second = refund_step(ctx, state, pending, await decide(outcome.error)).decision
         except Exception:
             logger.exception("billing retry decision failed")
             second = None
@@ -316,16 +339,26 @@ def _needs_customer_values(tool: str | None) -> bool:
     return spec is not None and any(a not in spec.context_args for a in spec.required())
 
 
-def _pending(decision: ToolDecision, opened_at: int, opening: str) -> PendingRequest:
+def _pending(
+    decision: ToolDecision, opened_at: int, opening: str, offered: Sequence[InvoiceRecord] = ()
+) -> PendingRequest:
     spec = SPECS_BY_NAME.get(decision.tool or "")
     context_args = spec.context_args if spec else ()
-    return PendingRequest(
+    waiting = PendingRequest(
         tool=decision.tool or "",
         args={k: v for k, v in decision.args.items() if k not in context_args},
         missing=list(decision.missing),
         opened_at=opened_at,
         opening=opening,
     )
+    if offered:
+        waiting["offered"] = [i.invoice_id for i in offered]
+    return waiting
+
+
+def _gives_values(text: str) -> bool:
+    """Whether a message gives a refund's invoice or amount ("forget the 20, make it 30 zł")."""
+    return extract.invoice_id([text]) is not None or extract.amount_pln([text]) is not None
 
 
 async def _billing_chat(ctx: TelecomContext, window: list[BaseMessage], language: str) -> str:

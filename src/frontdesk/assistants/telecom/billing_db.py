@@ -413,6 +413,28 @@ class BillingStore:
                 return _case(existing), True
             return _case(row), False
 
+    def amend_refund_case(
+        self, case_id: str, *, user_id: str, invoice_id: str, amount_pln: Decimal
+    ) -> RefundCaseRecord | None:
+        """Change the invoice and amount of the customer's own case while it is still open
+        (the customer corrects what they said just after it was opened). None when there is
+        no such open case of theirs; a move onto an invoice with another open case raises
+        IntegrityError (one open case per invoice)."""
+        number = parse_case_id(case_id)
+        if number is None:
+            return None
+        with self._session() as session:
+            row = session.get(RefundCase, number)
+            if row is None or row.user_id != user_id or row.status not in OPEN_CASE_STATUSES:
+                return None
+            row.invoice_id, row.amount_pln = invoice_id, amount_pln
+            try:
+                session.commit()
+            except IntegrityError:
+                session.rollback()
+                raise
+            return _case(row)
+
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     """SQLite ignores foreign keys unless asked, and fails at once on a locked file."""

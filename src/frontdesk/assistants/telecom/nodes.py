@@ -22,6 +22,7 @@ from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import extract, prompts
+from frontdesk.assistants.telecom.refund_slots import describes_invoice
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
     bounded_context,
@@ -204,6 +205,17 @@ async def router(
             "continued with billing",
             "guardrail": None,
         }
+    if extract.invoice_id([text]) is not None or extract.case_id([text]) is not None:
+        # An invoice or case number is billing's, whatever else the message says ("my internet
+        # was dead for 5 days, refund 20 zł from INV-20250906").
+        return {
+            "route": "billing",
+            "category": "billing",
+            "router_confidence": 1.0,
+            "route_method": "billing_number",
+            "router_reasoning": "names an invoice or a refund case: routed to billing",
+            "guardrail": None,
+        }
     decision = await ctx.router.route(text)
     route = sticky_route(
         decision.label,
@@ -245,6 +257,11 @@ def continues_pending_request(pending: Mapping[str, Any] | None, text: str) -> b
         return False
     if extract.invoice_id([text]) is not None or extract.amount_pln([text]) is not None:
         return True
+    if extract.cancels(text):
+        return True  # "never mind", "jednak nie"
+    asked_invoice = "invoice_id" in (pending.get("missing") or ()) or pending.get("offered")
+    if asked_invoice and describes_invoice(text):
+        return True  # "the September one", "ta ostatnia"
     asked_reason = "reason" in (pending.get("missing") or ())
     if asked_reason and extract.states_reason(text) and "?" not in text:
         return True

@@ -150,6 +150,28 @@ FIELD_NAMES = {
         "amount_pln": "kwotę zwrotu w PLN",
     },
 }
+# More than one of the customer's invoices fits what they said ("the 45 zł one").
+WHICH_INVOICE = {
+    "en": "More than one of your invoices fits that: $choices. Which one do you mean?",
+    "pl": "Pasuje do tego więcej niż jedna Twoja faktura: $choices. O którą chodzi?",
+}
+# The invoice the customer described, named back before the next question.
+FOUND_INVOICE = {
+    "en": "That is invoice $invoice.",
+    "pl": "To faktura $invoice.",
+}
+# The customer dropped the request before it was made: nothing was opened.
+REQUEST_DROPPED = {
+    "en": "All right, I have not opened anything. If you need something else, just write.",
+    "pl": "Dobrze, niczego nie zgłosiłem. Jeśli potrzebujesz czegoś innego, napisz.",
+}
+# A correction applied to the case this conversation opened.
+CASE_AMENDED = {
+    "en": "I have updated your refund case $case: $amount PLN on invoice $invoice "
+    "(status: $status). No second case was opened.",
+    "pl": "Zaktualizowałem zgłoszenie zwrotu $case: $amount PLN do faktury $invoice "
+    "(status: $status). Nie otwierałem drugiego zgłoszenia.",
+}
 ASK_FIELDS = {
     "en": "I can help with that. To continue, I need: $fields.",
     "pl": "Chętnie pomogę. Aby kontynuować, potrzebuję: $fields.",

@@ -89,7 +89,7 @@ def refund_policy_reply(out: dict[str, Any], language: str) -> str:
     ).strip()
 
 
-def _status(status: str, language: str) -> str:
+def status_word(status: str, language: str) -> str:
     return STATUS_PL.get(status, status) if language == "pl" else status
 
 
@@ -100,7 +100,7 @@ def invoices_reply(out: dict[str, Any], language: str) -> str:
     lines = "\n".join(
         f"- {i['invoice_id']} ({i['period']}, "
         f"{'wystawiona' if language == 'pl' else 'issued'} {i['issued_on']}): "
-        f"{_pln(i['amount_pln'])}, {_status(i['status'], language)}"
+        f"{_pln(i['amount_pln'])}, {status_word(i['status'], language)}"
         for i in invoices
     )
     unpaid = [i for i in invoices if i["status"] in UNPAID]
@@ -135,7 +135,7 @@ def refund_cases_reply(out: dict[str, Any], language: str) -> str:
     if language == "pl":
         lines = [
             f"- {c['case_id']}: faktura {c['invoice_id']}, {_pln(c['amount_pln'])}, "
-            f"status: {_status(c['status'], language)} (otwarte {c['opened_on']}, "
+            f"status: {status_word(c['status'], language)} (otwarte {c['opened_on']}, "
             f"decyzja do {c['eta_date']})"
             for c in cases
         ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AnyMessage
@@ -20,6 +20,18 @@ CATEGORIES: tuple[str, ...] = Category.__args__  # type: ignore[attr-defined]
 AGENTS = ("technical", "billing")
 
 
+class PendingRequest(TypedDict):
+    """A request waiting for the customer's answer (kept in the state between turns)."""
+
+    tool: str
+    args: dict[str, Any]  # what the customer has given so far (never the context's user_id)
+    missing: list[str]
+    opened_at: int  # how many customer messages there were when it was asked
+    opening: str  # the message that asked
+    # The invoices the agent asked the customer to choose between (their ids).
+    offered: NotRequired[list[str]]
+
+
 class TelecomState(TypedDict, total=False):
     # Kept across turns (the checkpointer persists them per session).
     messages: Annotated[list[AnyMessage], add_messages]
@@ -28,8 +40,8 @@ class TelecomState(TypedDict, total=False):
     context_flags: dict[str, Any]
     last_docs: list[dict[str, Any]]
     billing_case_id: str | None
-    # The billing request waiting for the customer's answer (billing_agent.PendingRequest).
-    pending_request: dict[str, Any] | None
+    # The billing request waiting for the customer's answer.
+    pending_request: PendingRequest | None
     # Reset at the start of every turn.
     route: str | None  # technical | billing | fallback
     category: str | None  # the classifier's technical | billing | unknown
