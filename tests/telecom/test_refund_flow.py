@@ -254,3 +254,26 @@ async def test_the_difference_asked_in_words_beats_the_bills_total_the_model_rea
     assert (case.invoice_id, case.amount_pln, case.reason) == (
         "INV-20251102", Decimal("30.00"), "overcharge")
     assert answer.answer.startswith("Your refund case")  # English, though it says "zł"
+
+
+@pytest.mark.parametrize(
+    ("opening", "drop", "said"),
+    [("I want a refund for INV-20251001, 20 PLN, I was overcharged",
+      "oh wait, it's only the normal monthly fee. never mind", "withdrawn refund case"),
+     ("Chcę zwrot 20 zł z faktury INV-20251001, nadpłata", "jednak nie, wszystko się zgadza",
+      "wycofałem zgłoszenie")],
+)
+async def test_dropping_the_request_just_after_its_case_opened_withdraws_it(
+    telecom, store, opening, drop, said
+):
+    service, _ = telecom([OVERCHARGE, OVERCHARGE])
+    await service.ask(opening, "w1", user_id="u123")
+    (case,) = store.list_cases("u123")
+    dropped = await service.ask(drop, "w1", user_id="u123")
+    assert said in dropped.answer and case.case_id in dropped.answer
+    (after,) = store.list_cases("u123")  # kept, with its history, no longer open
+    assert (after.case_id, after.status) == (case.case_id, "withdrawn")
+    # A new request on the same invoice may open a case again.
+    await service.ask("I want a refund for INV-20251001, 30 PLN, I was overcharged", "w1",
+                      user_id="u123")
+    assert [c.status for c in store.list_cases("u123")] == ["withdrawn", "opened"]

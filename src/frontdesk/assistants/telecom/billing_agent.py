@@ -43,7 +43,7 @@ from frontdesk.agentkit.tool_calling import (
 from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.billing_db import InvoiceRecord
 from frontdesk.assistants.telecom.nodes import CONTINUATION
-from frontdesk.assistants.telecom.refund_amend import correction_reply
+from frontdesk.assistants.telecom.refund_amend import case_change_reply
 from frontdesk.assistants.telecom.refund_flow import (
     REFUND_TOOL,
     RefundStep,
@@ -253,8 +253,8 @@ async def billing(
     if refusal is not None:
         return _reply(refusal[language], this_reply, **done)
     pending = _continued(state, ctx.tool_chooser)
-    if not pending and (amended := correction_reply(state, ctx, language)) is not None:
-        return _reply(amended, this_reply, **done)
+    if not pending and (changed := case_change_reply(state, ctx, language)) is not None:
+        return _reply(changed, this_reply, **done)
     latest = (human_texts(messages) or [""])[-1]
     if pending and extract.cancels(latest) and not _gives_values(latest):
         return _reply(prompts.REQUEST_DROPPED[language], this_reply, pending_request=None, **done)

@@ -46,6 +46,8 @@ from sqlalchemy.pool import StaticPool
 from frontdesk.db_url import database_url, make_sqlite_folder
 
 OPEN_CASE_STATUSES = ("opened", "pending_review")
+# A case the customer dropped just after it was opened: kept, no longer open.
+WITHDRAWN = "withdrawn"
 CASE_ID_OFFSET = 10000
 LOCAL_TZ = ZoneInfo("Europe/Warsaw")
 
@@ -433,6 +435,20 @@ class BillingStore:
             except IntegrityError:
                 session.rollback()
                 raise
+            return _case(row)
+
+    def withdraw_refund_case(self, case_id: str, *, user_id: str) -> RefundCaseRecord | None:
+        """Mark the customer's own open case withdrawn (they dropped the request just after it
+        was opened). The row stays, with its history; None when there is no such open case."""
+        number = parse_case_id(case_id)
+        if number is None:
+            return None
+        with self._session() as session:
+            row = session.get(RefundCase, number)
+            if row is None or row.user_id != user_id or row.status not in OPEN_CASE_STATUSES:
+                return None
+            row.status = WITHDRAWN
+            session.commit()
             return _case(row)
 
 

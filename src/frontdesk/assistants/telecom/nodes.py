@@ -22,6 +22,7 @@ from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import extract, prompts
+from frontdesk.assistants.telecom.refund_amend import changes_case
 from frontdesk.assistants.telecom.refund_slots import describes_invoice
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
@@ -203,6 +204,15 @@ async def router(
             "route_method": CONTINUATION,
             "router_reasoning": f"answers the billing agent's question ({pending['tool']}): "
             "continued with billing",
+            "guardrail": None,
+        }
+    if state.get("last_agent") == "billing" and changes_case(state, text):
+        return {
+            "route": "billing",
+            "category": "billing",
+            "router_confidence": 1.0,
+            "route_method": "case_change",
+            "router_reasoning": "changes the refund case just opened: routed to billing",
             "guardrail": None,
         }
     if extract.invoice_id([text]) is not None or extract.case_id([text]) is not None:

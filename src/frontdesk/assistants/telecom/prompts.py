@@ -172,6 +172,13 @@ CASE_AMENDED = {
     "pl": "Zaktualizowałem zgłoszenie zwrotu $case: $amount PLN do faktury $invoice "
     "(status: $status). Nie otwierałem drugiego zgłoszenia.",
 }
+# The customer dropped the request just after its case was opened.
+CASE_WITHDRAWN = {
+    "en": "All right, I have withdrawn refund case $case; nothing will be refunded on it. If you "
+    "need something else, just write.",
+    "pl": "Dobrze, wycofałem zgłoszenie zwrotu $case; nic nie zostanie z niego zwrócone. Jeśli "
+    "potrzebujesz czegoś innego, napisz.",
+}
 ASK_FIELDS = {
     "en": "I can help with that. To continue, I need: $fields.",
     "pl": "Chętnie pomogę. Aby kontynuować, potrzebuję: $fields.",

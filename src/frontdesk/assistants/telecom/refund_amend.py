@@ -1,4 +1,5 @@
 """A correction just after a refund case was opened changes that case; it never opens another.
+Dropping the request then ("never mind", "jednak nie") withdraws it.
 
 "Sorry, I meant INV-20251102", "actually make it 20 PLN", "nie, chodziło mi o wrzesień": the
 customer corrects the invoice or the amount of the case this conversation opened. While the
@@ -68,16 +69,34 @@ def amend_refund_case(
     return amended
 
 
-def correction_reply(state: TelecomState, ctx: TelecomContext, language: str) -> str | None:
-    """The reply to a correction of the case this conversation opened, once applied; None when
-    the latest message is not such a correction (it then takes the usual path)."""
+def changes_case(state: TelecomState, text: str) -> bool:
+    """Whether a message may change the case this conversation opened: a correction, or the
+    request dropped ("never mind") with no new value."""
+    if not state.get("billing_case_id"):
+        return False
+    return extract.corrects(text) or (extract.cancels(text) and not _gives_values(text))
+
+
+def _gives_values(text: str) -> bool:
+    return extract.invoice_id([text]) is not None or extract.amount_pln([text]) is not None
+
+
+def case_change_reply(state: TelecomState, ctx: TelecomContext, language: str) -> str | None:
+    """The reply to a change of the case this conversation opened, once made: withdrawn when
+    the customer drops the request, its invoice or amount changed when they correct it. None
+    when the latest message changes nothing (it then takes the usual path)."""
     case_id, user_id = state.get("billing_case_id"), state.get("user_id")
     latest = (human_texts(state.get("messages", [])) or [""])[-1]
-    if not case_id or not user_id or not extract.corrects(latest):
+    if not case_id or not user_id or not changes_case(state, latest):
         return None
     case = ctx.billing.get_case(case_id)
     if case is None or case.user_id != user_id or case.status not in OPEN_CASE_STATUSES:
         return None
+    if extract.cancels(latest) and not _gives_values(latest):
+        withdrawn = ctx.billing.withdraw_refund_case(case_id, user_id=user_id)
+        if withdrawn is None:
+            return None
+        return render(prompts.CASE_WITHDRAWN[language], case=withdrawn.case_id)
     invoices = ctx.billing.list_invoices(user_id)
     subscription = ctx.billing.get_subscription(user_id)
     plan = subscription.monthly_price_pln if subscription else None

@@ -15,6 +15,7 @@ STATUS_PL = {
     "cancelled": "anulowana",
     "opened": "otwarte",
     "pending_review": "w weryfikacji",
+    "withdrawn": "wycofane",
     "paid": "opłacona",
     "unpaid": "nieopłacona",
     "overdue": "po terminie",
