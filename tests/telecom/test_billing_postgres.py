@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, func, select, text, update
 from sqlalchemy.exc import OperationalError
 
 from frontdesk.assistants.telecom.billing_db import Base, BillingStore, Invoice, RefundCase
+from frontdesk.assistants.telecom.refund_amend import amend_refund_case
 from frontdesk.assistants.telecom.tool_runner import run_tool
 from frontdesk.assistants.telecom.tools import (
     BillingToolError,
@@ -148,3 +149,24 @@ def test_concurrent_requests_write_one_case(store: BillingStore, same_key: bool)
     assert {r.case_id for r in results} == {results[0].case_id}
     assert sum(not r.already_existed for r in results) == 1
     assert case_count(store) == 1
+
+
+def test_a_correction_and_a_withdrawal_on_postgresql(store: BillingStore):
+    first = open_refund_case(store, refund(amount=30), request_key="turn-1")
+    second = open_refund_case(store, refund(invoice="INV-20250901", amount=10),
+                              request_key="turn-2")
+    moved = amend_refund_case(store, user_id="u123", case_id=first.case_id,
+                              invoice_id="INV-20250801", amount_pln=Decimal(20))
+    assert (moved.invoice_id, moved.amount_pln) == ("INV-20250801", Decimal("20.00"))
+    # Onto an invoice with another open case: refused by the partial unique index, unchanged.
+    with pytest.raises(BillingToolError, match="already has an open refund case"):
+        amend_refund_case(store, user_id="u123", case_id=first.case_id,
+                          invoice_id="INV-20250901", amount_pln=None)
+    assert store.get_case(first.case_id).invoice_id == "INV-20250801"
+    assert store.withdraw_refund_case(second.case_id, user_id="u456") is None  # not theirs
+    withdrawn = store.withdraw_refund_case(second.case_id, user_id="u123")
+    assert withdrawn.status == "withdrawn"
+    assert store.withdraw_refund_case(second.case_id, user_id="u123") is None  # no longer open
+    # Withdrawn, its invoice takes a new case.
+    again = open_refund_case(store, refund(invoice="INV-20250901", amount=10), request_key="t3")
+    assert again.case_id == "R10003" and case_count(store) == 3

@@ -422,12 +422,9 @@ class BillingStore:
         (the customer corrects what they said just after it was opened). None when there is
         no such open case of theirs; a move onto an invoice with another open case raises
         IntegrityError (one open case per invoice)."""
-        number = parse_case_id(case_id)
-        if number is None:
-            return None
         with self._session() as session:
-            row = session.get(RefundCase, number)
-            if row is None or row.user_id != user_id or row.status not in OPEN_CASE_STATUSES:
+            row = _open_case_of(session, case_id, user_id)
+            if row is None:
                 return None
             row.invoice_id, row.amount_pln = invoice_id, amount_pln
             try:
@@ -440,16 +437,22 @@ class BillingStore:
     def withdraw_refund_case(self, case_id: str, *, user_id: str) -> RefundCaseRecord | None:
         """Mark the customer's own open case withdrawn (they dropped the request just after it
         was opened). The row stays, with its history; None when there is no such open case."""
-        number = parse_case_id(case_id)
-        if number is None:
-            return None
         with self._session() as session:
-            row = session.get(RefundCase, number)
-            if row is None or row.user_id != user_id or row.status not in OPEN_CASE_STATUSES:
+            row = _open_case_of(session, case_id, user_id)
+            if row is None:
                 return None
             row.status = WITHDRAWN
             session.commit()
             return _case(row)
+
+
+def _open_case_of(session: Session, case_id: str, user_id: str) -> RefundCase | None:
+    """The customer's own case `case_id` while it is still open, else None."""
+    number = parse_case_id(case_id)
+    row = session.get(RefundCase, number) if number is not None else None
+    if row is None or row.user_id != user_id or row.status not in OPEN_CASE_STATUSES:
+        return None
+    return row
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
