@@ -277,3 +277,16 @@ async def test_dropping_the_request_just_after_its_case_opened_withdraws_it(
     await service.ask("I want a refund for INV-20251001, 30 PLN, I was overcharged", "w1",
                       user_id="u123")
     assert [c.status for c in store.list_cases("u123")] == ["withdrawn", "opened"]
+
+
+async def test_a_billing_reply_with_no_tool_behind_it_never_states_an_invented_date(telecom, store):
+    # Seen as a user: after the plan's reply ("since 2025-08-15"), a message that chose no tool
+    # got the model's copy of it with another date.
+    service, _ = telecom(["Your plan is active since 2025-09-01.", "We can help with billing."])
+    plan = await service.ask("what plan am I on", "g1", user_id="u123")
+    assert "since 2025-08-15" in plan.answer
+    invented = await service.ask("I was overcharged", "g1", user_id="u123")
+    assert invented.route == "billing" and not invented.extra["used_tools"]
+    assert "2025-09-01" not in invented.answer and "I can show your plan" in invented.answer
+    plain = await service.ask("I was overcharged", "g1", user_id="u123")
+    assert plain.answer == "We can help with billing."

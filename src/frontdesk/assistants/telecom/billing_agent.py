@@ -26,6 +26,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.language import detect_language
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import human_texts, message_text
@@ -369,4 +370,13 @@ async def _billing_chat(ctx: TelecomContext, window: list[BaseMessage], language
     except Exception:
         logger.exception("billing reply failed")
         text = ""
-    return text or prompts.MODEL_ERROR[language]
+    if not text:
+        return prompts.MODEL_ERROR[language]
+    # A reply with no tool behind it states nothing of the account: a date, an amount or an id
+    # the conversation does not hold is the model's invention ("since 2025-09-01" after a
+    # reply that said 2025-08-15), and the customer gets the offer of what can be looked up.
+    said = [message_text(m) for m in window]
+    if not check_grounding(text, said).grounded:
+        logger.info("billing chat reply stated what the conversation does not: replaced")
+        return prompts.BILLING_OFFER[language]
+    return text

@@ -179,6 +179,13 @@ CASE_WITHDRAWN = {
     "pl": "Dobrze, wycofałem zgłoszenie zwrotu $case; nic nie zostanie z niego zwrócone. Jeśli "
     "potrzebujesz czegoś innego, napisz.",
 }
+# A billing reply the model wrote stated what nobody looked up: the offer instead.
+BILLING_OFFER = {
+    "en": "I am not sure what you need. I can show your plan, your invoices or your refund "
+    "cases, explain the refund rules, or open a refund: tell me which.",
+    "pl": "Nie jestem pewien, o co chodzi. Mogę pokazać Twój plan, faktury lub zgłoszenia "
+    "zwrotu, wyjaśnić zasady zwrotów albo otworzyć zwrot: napisz, czego potrzebujesz.",
+}
 ASK_FIELDS = {
     "en": "I can help with that. To continue, I need: $fields.",
     "pl": "Chętnie pomogę. Aby kontynuować, potrzebuję: $fields.",
