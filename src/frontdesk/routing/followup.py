@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from frontdesk.routing.question_form import QUESTION_WORDS
+
 # A message this short rarely stands alone.
 FOLLOW_UP_WORDS = 6
 # Words that point back at something said before. Not "that" or "there": they mostly open a
@@ -53,13 +55,9 @@ def asks_its_own_question(text: str) -> bool:
 
 
 # A question word, or a yes/no question's verb: "where can I...", "is the pool heated?".
-_QUESTION_OPENERS = frozenset(
-    {
-        "how", "what", "whats", "when", "whens", "where", "wheres", "which", "who", "whos",
-        "why", "is", "are", "do", "does", "can", "could", "will", "would", "should", "may",
-        "has", "have",
-    }
-)  # fmt: skip
+_QUESTION_OPENERS = QUESTION_WORDS | {
+    "is", "are", "do", "does", "can", "could", "will", "would", "should", "may", "has", "have",
+}  # fmt: skip
 
 
 def leans_on_previous(text: str, *, names_own_subject: bool) -> bool:

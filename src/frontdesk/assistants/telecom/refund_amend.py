@@ -25,7 +25,7 @@ from frontdesk.assistants.telecom.billing_db import (
 from frontdesk.assistants.telecom.refund_slots import amount_asked, lookup_invoice
 from frontdesk.assistants.telecom.replies import status_word
 from frontdesk.assistants.telecom.state import TelecomContext, TelecomState
-from frontdesk.assistants.telecom.tools import MAX_REFUND_PLN, BillingToolError
+from frontdesk.assistants.telecom.tools import MAX_REFUND_PLN, BillingToolError, their_invoice
 
 
 def amend_refund_case(
@@ -42,14 +42,7 @@ def amend_refund_case(
     case = store.get_case(case_id)
     if case is None or case.user_id != user_id or case.status not in OPEN_CASE_STATUSES:
         raise BillingToolError(f"Case {case_id} is not an open case of user {user_id}.")
-    target = invoice_id or case.invoice_id
-    invoices = store.list_invoices(user_id)
-    invoice = next((i for i in invoices if i.invoice_id == target), None)
-    if invoice is None:
-        theirs = ", ".join(i.invoice_id for i in invoices) or "none on file"
-        raise BillingToolError(
-            f"Invoice {target} does not belong to user {user_id} (their invoices: {theirs})."
-        )
+    invoice = their_invoice(store, user_id, invoice_id or case.invoice_id)
     amount = (amount_pln if amount_pln is not None else case.amount_pln).quantize(Decimal("0.01"))
     if not 0 < amount <= min(invoice.amount_pln, Decimal(str(MAX_REFUND_PLN))):
         raise BillingToolError(

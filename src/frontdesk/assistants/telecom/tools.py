@@ -18,7 +18,12 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, Field
 
-from frontdesk.assistants.telecom.billing_db import BillingStore, RefundCaseRecord, parse_case_id
+from frontdesk.assistants.telecom.billing_db import (
+    BillingStore,
+    InvoiceRecord,
+    RefundCaseRecord,
+    parse_case_id,
+)
 
 INVOICE_ID_RE = re.compile(r"^INV-\d{4,10}$")
 CASE_ID_RE = re.compile(r"^R\d{5,9}$")
@@ -274,6 +279,18 @@ def _case_out(case: RefundCaseRecord, already_existed: bool) -> RefundCaseOut:
     )
 
 
+def their_invoice(store: BillingStore, user_id: str, invoice_id: str) -> InvoiceRecord:
+    """The customer's own invoice `invoice_id`; BillingToolError naming theirs otherwise."""
+    invoices = store.list_invoices(user_id)
+    invoice = next((i for i in invoices if i.invoice_id == invoice_id), None)
+    if invoice is None:
+        theirs = ", ".join(i.invoice_id for i in invoices) or "none on file"
+        raise BillingToolError(
+            f"Invoice {invoice_id} does not belong to user {user_id} (their invoices: {theirs})."
+        )
+    return invoice
+
+
 def open_refund_case(store: BillingStore, args: RefundCaseIn, *, request_key: str) -> RefundCaseOut:
     """Open (or return the already open) refund case; raises BillingToolError before any write
     when the user, invoice or amount breaks a rule. A cancelled subscription may still claim
@@ -286,14 +303,7 @@ def open_refund_case(store: BillingStore, args: RefundCaseIn, *, request_key: st
     sub = store.get_subscription(args.user_id)
     if sub is None:
         raise _not_found(args.user_id)
-    invoices = store.list_invoices(sub.user_id)
-    invoice = next((i for i in invoices if i.invoice_id == args.invoice_id), None)
-    if invoice is None:
-        theirs = ", ".join(i.invoice_id for i in invoices) or "none on file"
-        raise BillingToolError(
-            f"Invoice {args.invoice_id} does not belong to user "
-            f"{sub.user_id} (their invoices: {theirs})."
-        )
+    invoice = their_invoice(store, sub.user_id, args.invoice_id)
     amount = Decimal(str(args.amount_pln)).quantize(Decimal("0.01"))
     if not 0 < amount <= Decimal(str(MAX_REFUND_PLN)):
         raise BillingToolError(
