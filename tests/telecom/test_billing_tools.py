@@ -197,6 +197,7 @@ def test_same_request_key_returns_the_first_case_without_writing(store: BillingS
     again = open_refund_case(store, refund(invoice="INV-20250901", amount=10), request_key="turn-1")
     assert again.case_id == first.case_id and again.already_existed is True
     assert "already open" in again.next_steps[0]
+    assert not any("Case created" in step for step in again.next_steps)
     assert case_count(store) == 1
 
 

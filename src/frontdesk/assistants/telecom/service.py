@@ -22,6 +22,8 @@ from frontdesk.assistants.base import Answer
 from frontdesk.assistants.telecom import billing_agent, nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
+from frontdesk.assistants.telecom.refund_flow import REFUND_TOOL
+from frontdesk.assistants.telecom.refund_intent import requests_refund
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
@@ -153,6 +155,8 @@ def build_tool_chooser(settings: Settings, models: Models):
     )
 
     def choose(text: str) -> tuple[str, float]:
+        if requests_refund(text):  # asked in so many words: not left to an English embedder
+            return REFUND_TOOL, 1.0
         prediction = classifier.predict(text)
         return prediction.label, prediction.confidence
 

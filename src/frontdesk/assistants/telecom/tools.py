@@ -245,14 +245,17 @@ def get_subscription(store: BillingStore, user_id: str) -> SubscriptionOut:
 
 def _next_steps(case: RefundCaseRecord, already_existed: bool) -> list[str]:
     """Derived from the stored case, so a replayed request shows the same steps."""
-    steps = []
+    # A repeated request must not read as if a second case had been opened.
     if already_existed:
-        steps.append(
-            f"Case {case.case_id} was already open for invoice {case.invoice_id}; "
-            "no duplicate case was created."
-        )
+        steps = [
+            (
+                f"Case {case.case_id} was already open for invoice {case.invoice_id}; "
+                "no duplicate case was created."
+            )
+        ]
+    else:
+        steps = [f"Case created for invoice {case.invoice_id}."]
     steps += [
-        f"Case created for invoice {case.invoice_id}.",
         f"Classification: {case.reason}.",
         "A billing specialist will validate the charge.",
         (
