@@ -88,6 +88,8 @@ def test_eval_prints_metrics_json_and_writes_a_report(tmp_path):
     metrics = json.loads(result.stdout)["metrics"]
     assert metrics["accuracy"] == 1.0 and metrics["rows"] == 2
     assert "accuracy" in report.read_text()
+    rows = json.loads((tmp_path / "report.json").read_text())["details"]
+    assert [row["text"] for row in rows] == ["hello there", "hi"]
 
 
 def test_eval_rejects_a_malformed_dataset_naming_the_line(tmp_path):

@@ -259,9 +259,13 @@ def evaluate(
         model=settings.llm_model if chat else settings.embeddings_model or "default",
         extra={"Embeddings": f"{settings.embeddings_provider} / {embeddings}"} if chat else None,
     )
+    # Every row with what was asked and answered, beside the report that shows the first ones.
+    details = path.with_suffix(".json")
+    details.write_text(result.to_json(include_details=True), encoding="utf-8")
     if as_json:
         out.print(result.to_json())
     else:
+        out.print(f"report: {path}; every row: {details}", markup=False)
         for key, value in result.metrics.items():
             if not isinstance(value, (dict, list)):
                 out.print(f"{key}: {value}")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.language import conversation_language, detect_language
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,18 @@ def test_a_message_without_a_sign_keeps_the_conversations_language():
 )
 def test_the_zloty_sign_is_no_sign_of_polish(text, language):
     assert detect_language(text) == language
+
+
+@pytest.mark.parametrize(
+    ("texts", "language"),
+    [
+        (["Proszę o zwrot 20 zł za wrzesień", "awaria"], "pl"),
+        (["Chcę zwrot pieniędzy", "to faktura INV-20251001"], "pl"),
+        (["wypisuje sie z umowy, zwrot 35zl prosze", "a teraz daj mi kogos zywego"], "pl"),
+        (["Chcę zwrot pieniędzy", "thanks, can I talk to a person?"], "en"),
+        (["I want a refund", "INV-20251001"], "en"),
+        (["20"], "en"),
+    ],
+)
+def test_an_answer_without_a_sign_is_in_the_language_the_customer_wrote_before(texts, language):
+    assert conversation_language(texts) == language

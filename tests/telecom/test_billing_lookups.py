@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 
-from frontdesk.assistants.telecom.replies import invoices_reply, refund_cases_reply
+from frontdesk.assistants.telecom.replies import (
+    invoices_reply,
+    refund_case_reply,
+    refund_cases_reply,
+)
 from frontdesk.assistants.telecom.tool_runner import run_tool
 
 OPEN_100 = {"user_id": "u123", "reason": "overcharge", "amount_pln": 100,
@@ -79,6 +83,22 @@ def test_case_replies_state_the_records_in_both_languages(store):
     polish = refund_cases_reply(out, "pl")
     assert "status: otwarte" in polish and f"decyzja do {case['eta_date']}" in polish
     assert refund_cases_reply({"cases": []}, "en") == "You have no refund cases."
+
+
+def test_an_opened_case_is_confirmed_whole_in_the_customers_language(store):
+    opened = run_tool(store, "open_refund_case", OPEN_100, request_key="open-1").output
+    polish = refund_case_reply(opened, OPEN_100, "pl")
+    assert polish.startswith(f"Otworzyłem zgłoszenie zwrotu {opened['case_id']}")
+    assert "Powód: nadpłata." in polish and "100.00 PLN wróci" in polish
+    assert not any(word in polish for word in ("Case", "Classification", "specialist"))
+    english = refund_case_reply(opened, OPEN_100, "en")
+    assert "Reason: overcharge." in english and "Case created" not in english
+    # Asked again under another key with other values: the stored case is what is confirmed.
+    again = run_tool(store, "open_refund_case", {**OPEN_100, "amount_pln": 50},
+                     request_key="open-2").output
+    repeated = refund_case_reply(again, {**OPEN_100, "amount_pln": 50}, "en")
+    assert repeated.startswith(f"A refund case {opened['case_id']} already exists")
+    assert "100.00 PLN" in repeated and "50.00" not in repeated
 
 
 async def test_the_common_questions_get_the_invoices_and_the_case_status(telecom, store):

@@ -290,3 +290,51 @@ async def test_a_billing_reply_with_no_tool_behind_it_never_states_an_invented_d
     assert "2025-09-01" not in invented.answer and "I can show your plan" in invented.answer
     plain = await service.ask("I was overcharged", "g1", user_id="u123")
     assert plain.answer == "We can help with billing."
+
+
+async def test_money_asked_back_for_an_outage_goes_to_billing_not_to_a_fix(telecom, store):
+    service, _ = telecom([OVERCHARGE])
+    first = await service.ask("chce zwrot 10 zl z faktury na 45 zl bo byla awaria i nie dzialal "
+                              "internet", "o1", user_id="u123")
+    assert first.route == "billing" and "O którą" in first.answer
+    await service.ask("ta z września", "o1", user_id="u123")
+    (case,) = store.list_cases("u123")
+    assert (case.invoice_id, case.amount_pln, case.reason) == (
+        "INV-20250901", Decimal("10.00"), "service_outage")
+
+
+async def test_a_short_answer_in_a_polish_conversation_is_answered_in_polish(telecom, store):
+    service, _ = telecom([OVERCHARGE])
+    await service.ask("Dzień dobry, potrzebuję zwrotu z faktury INV-20251001", "o2",
+                      user_id="u123")
+    await service.ask("20 zł", "o2", user_id="u123")
+    done = await service.ask("awaria", "o2", user_id="u123")
+    assert done.answer.startswith("Otworzyłem zgłoszenie zwrotu R10001")
+    assert "Powód: awaria usługi." in done.answer
+
+
+@pytest.mark.parametrize(
+    ("opening", "correction"),
+    [("Poproszę o zwrot 30 zł z faktury INV-20251001 za awarię internetu.",
+      "a nie, przepraszam!! to miala byc INV-20250901, awaria byla we wrzesniu"),
+     ("Refund 30 PLN on INV-20251001 please, the network was down",
+      "oops, it should have been INV-20250901")],
+)
+async def test_a_correction_opening_with_a_filler_word_amends_the_case(
+    telecom, store, opening, correction
+):
+    service, _ = telecom([OVERCHARGE])
+    await service.ask(opening, "o3", user_id="u123")
+    await service.ask(correction, "o3", user_id="u123")
+    (case,) = store.list_cases("u123")
+    assert case.invoice_id == "INV-20250901"
+
+
+def test_polish_reasons_in_other_inflections():
+    assert extract.stated_reason(["wypisuje sie z umowy, mieszcze sie w 14 dniach"]) == (
+        "within_cooling_off")
+    assert extract.stated_reason(["przez burze nie było sieci ze trzy dni"]) == "service_outage"
+    assert extract.stated_reason(["za sierpien policzyliscie mi pelny abonament"]) == (
+        "overcharge")
+    assert extract.stated_reason(["my phone was stolen, the SIM is blocked"]) == "other"
+    assert extract.amount_pln(["zwrot 12 zł z rachunku za 45 zł"]) == 12

@@ -117,3 +117,32 @@ def detect_language(
     if otherwise in among and cue_language(fold(text)) != "en":
         return otherwise
     return among[0]
+
+
+# English cue words that are Polish words too ("to faktura", "i tyle", "do kiedy", "we
+# wrześniu"): no sign of English beside Polish.
+_ALSO_POLISH = frozenset({"to", "i", "on", "we", "do"})
+
+
+def _sign_of(text: str, among: Sequence[str]) -> str | None:
+    """The language `text` gives a sign of, among `among`; None when it gives none."""
+    if "pl" in among and is_polish(text):
+        return "pl"
+    if "es" in among and is_spanish(text):
+        return "es"
+    if "en" not in among:
+        return None
+    if "pl" in among:
+        words = _WORD.findall(fold(text))
+        return "en" if any(w in ENGLISH_WORDS and w not in _ALSO_POLISH for w in words) else None
+    return "en" if cue_language(fold(text)) == "en" else None
+
+
+def conversation_language(texts: Sequence[str], among: Sequence[str] = ("en", "pl")) -> str:
+    """The language to answer the latest of a customer's `texts` in (oldest first): its own,
+    or, when it gives no sign of one ("awaria", "the September one" does; "INV-20251001",
+    "ok", "20" do not), the language of the customer's latest message that does."""
+    for text in reversed(texts):
+        if (sign := _sign_of(text, among)) is not None:
+            return sign
+    return among[0]

@@ -65,7 +65,8 @@ class SuiteResult:
     def to_json(self, *, include_details: bool = False, indent: int | None = 2) -> str:
         """The JSON object `frontdesk eval --json` prints: suite name and metrics, and
         per-row details when asked (they can be long: answers carry the whole reply)."""
-        return json.dumps(self.to_dict(include_details=include_details), indent=indent)
+        data = self.to_dict(include_details=include_details)
+        return json.dumps(data, indent=indent, ensure_ascii=False, default=str)
 
 
 def language_of(case: AnswerCase | Any) -> str:

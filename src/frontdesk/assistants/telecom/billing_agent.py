@@ -27,7 +27,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.grounding import check_grounding
-from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.language import conversation_language
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.tool_calling import (
@@ -109,13 +109,9 @@ SPECS_BY_NAME = {spec.name: spec for spec in TOOL_SPECS}
 
 
 def language_of(state: TelecomState) -> str:
-    """The latest message's language; an answer to the agent's question ("to faktura
-    INV-20251001" has too few words to tell) is read with the message before it."""
-    texts = human_texts(state.get("messages", [])) or [""]
-    latest = detect_language(texts[-1])
-    if latest == "en" and state.get("route_method") == CONTINUATION and len(texts) > 1:
-        return detect_language(" ".join(texts[-2:]))
-    return latest
+    """The latest message's language; an answer with no sign of its own ("INV-20251001",
+    "awaria") is in the language the customer wrote in before."""
+    return conversation_language(human_texts(state.get("messages", [])))
 
 
 def billing_window(messages: list[BaseMessage], size: int) -> list[BaseMessage]:

@@ -51,7 +51,7 @@ _TOTAL_CUE = re.compile(
     r"(?:came to|comes to|come to|totall?ing|total of|total was|total is|"
     r"(?:invoice|bill|statement|one) (?:of|for|was|is|says|said|shows)|"
     r"(?:my )?plan (?:is|costs|was|of)|abonament\w* (?:wynosi|kosztuje|to|jest)|"
-    r"(?:faktur\w*|rachun\w*) (?:na|z kwotą|z kwota)|opiew\w* na|na kwotę|na kwote)\s+$",
+    r"(?:faktur\w*|rachun\w*) (?:na|za|z kwotą|z kwota)|opiew\w* na|na kwotę|na kwote)\s+$",
     re.IGNORECASE,
 )
 # "the 45 PLN invoice", "the 45 zł plan": an amount put before a bill or a plan is its price.
@@ -152,7 +152,8 @@ _STATED_REASONS = {
         r"\bmore than (?:my|the) plan|\bhigher than (?:my plan|usual|it should)|"
         r"\bnadpłat\w*|\bnadplat\w*|\bza du[żz]o\b|\bnalicz\w*|\bdolicz\w*|\bpodw[óo]jn\w*|"
         r"\bdwa razy\b|\bnie zamawia\w*|\bponad abonament|\bwi[ęe]cej ni[żz]\b|"
-        r"\bobci[ąa][żz]\w*|\bnie (?:wysy[łl]a|korzysta|u[żz]ywa)\w*",
+        r"\bobci[ąa][żz]\w*|\bnie (?:wysy[łl]a|korzysta|u[żz]ywa)\w*|"
+        r"\bpolicz\w* (?:mi )?(?:pe[łl]n|ca[łl])\w*",
         re.IGNORECASE,
     ),
     "service_outage": re.compile(
@@ -160,20 +161,23 @@ _STATED_REASONS = {
         r"\b(?:didn'?t|did not|wasn'?t|stopped|doesn'?t) work\w*|\bno (?:signal|service|"
         r"internet|connection|coverage)\b|\bwas dead\b|\bawari\w*|\bnie dzia[łl]a\w*|"
         r"\bbrak (?:zasi[ęe]gu|internetu|sygna[łl]u|po[łl][ąa]czenia)|\bbez internetu\b|"
-        r"\bnie (?:by[łl]o|mia[łl]\w*) (?:internetu|zasi[ęe]gu|sygna[łl]u)",
+        r"\bnie (?:by[łl]o|mia[łl]\w*) (?:internetu|zasi[ęe]gu|sygna[łl]u|sieci|netu)|"
+        r"\bbrak (?:sieci|netu)\b",
         re.IGNORECASE,
     ),
     "within_cooling_off": re.compile(
         r"\bcooling[- ]off\b|\bwithdraw\w*|\bchanged my mind\b|\b14 days\b|\bfourteen days\b|"
-        r"\bodst[ąa]\w*|\bodst[ęe]p\w*|\b14 dni\b|\brozmy[śs]li\w*|"
-        r"\b(?:z)?rezygn\w* z umowy",
+        r"\bodst[ąa]\w*|\bodst[ęe]p\w*|\b14 dni\w*|\bczternast\w* dni\w*|\brozmy[śs]li\w*|"
+        r"\b(?:z)?rezygn\w* z umowy|\bwypis\w* (?:si[ęe] )?z umowy",
         re.IGNORECASE,
     ),
 }
 # Any other reason, said in words: counted only when none of the above is.
 _OTHER_REASON = re.compile(
     r"\bgoodwill\b|\bgesture\b|\bcompensation\b|\bon hold\b|\bhotline\b|\brude\b|"
-    r"\bpromised\b|\bobieca\w*|\brekompensat\w*|\bdobrej woli\b|\binfolini\w*",
+    r"\bpromised\b|\bobieca\w*|\brekompensat\w*|\bdobrej woli\b|\binfolini\w*|"
+    r"\bstolen\b|\btheft\b|\blost my (?:phone|sim)\b|\bkradzie[żz]\w*|\b(?:s|u)kradzion\w*|"
+    r"\bukrad\w*|\bzgubi\w*",
     re.IGNORECASE,
 )
 
@@ -220,10 +224,11 @@ def cancels(text: str) -> bool:
 # The customer corrects what they just said: "sorry, I meant INV-20251102", "actually make it
 # 20 PLN", "nie, chodziło mi o wrzesień", "sorki, ma być 35 zł".
 _CORRECTION = re.compile(
-    r"^\W*(?:no|nope|nie|sorry|sorki|sory|oops|actually|wait|przepraszam|correction)\b|"
+    r"^\W*(?:a\s+)?(?:no|nope|nie|sorry|sorki|sory|oops|actually|wait|przepraszam|correction)\b|"
     r"\bi meant\b|\bi mean\b|\bmy (?:mistake|bad)\b|\bwrong (?:invoice|amount|number)\b|"
     r"\bmake it\b|\bshould (?:be|have been)\b|\bchange it to\b|\bpomyli\w*|\bpomyłk\w*|"
-    r"\bpomylk\w*|\bchodzi(?:ło|lo)? mi\b|\bma by[ćc]\b|\bmia(?:ło|lo) by[ćc]\b|\bpopraw\w*|"
+    r"\bpomylk\w*|\bchodzi(?:ło|lo)? mi\b|\bma by[ćc]\b|\bmia[łl](?:a|o|em|am)? by[ćc]\b|"
+    r"\bpopraw\w*|"
     r"\bzmie[ńn] na\b",
     re.IGNORECASE,
 )

@@ -17,7 +17,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.handoff import conversation_of, transcript_of
-from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.language import conversation_language
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import prompts
@@ -32,7 +32,7 @@ async def handoff(
     assert tickets is not None, "routed to the handoff agent without a ticket store"
     messages = state.get("messages", [])
     text = (human_texts(messages) or [""])[-1]
-    language = detect_language(text)
+    language = conversation_language(human_texts(messages))
     assistant, thread_key = conversation_of(config)
     # The same turn replayed (a retry, a regenerate) adds its message once.
     held = await tickets.hold(assistant, thread_key, text, turn_key(config, messages))

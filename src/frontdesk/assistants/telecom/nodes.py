@@ -18,11 +18,12 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.handoff import conversation_of
-from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.language import conversation_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.refund_amend import changes_case
+from frontdesk.assistants.telecom.refund_intent import requests_refund
 from frontdesk.assistants.telecom.refund_slots import describes_invoice
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
@@ -161,7 +162,7 @@ ROUTE_KEYWORDS = KeywordCounts([TECH_STEMS, BILLING_STEMS])
 
 
 def _language(state: TelecomState) -> str:
-    return detect_language((human_texts(state.get("messages", [])) or [""])[-1])
+    return conversation_language(human_texts(state.get("messages", [])))
 
 
 def _reply(text: str, **updates: Any) -> dict[str, Any]:
@@ -224,6 +225,15 @@ async def router(
             "router_confidence": 1.0,
             "route_method": "billing_number",
             "router_reasoning": "names an invoice or a refund case: routed to billing",
+            "guardrail": None,
+        }
+    if requests_refund(text):  # "chcę zwrot 10 zł, bo była awaria": money back, not a fix
+        return {
+            "route": "billing",
+            "category": "billing",
+            "router_confidence": 1.0,
+            "route_method": "refund_request",
+            "router_reasoning": "asks for money back: routed to billing",
             "guardrail": None,
         }
     decision = await ctx.router.route(text)

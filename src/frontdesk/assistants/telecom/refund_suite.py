@@ -199,6 +199,7 @@ async def _converse(
 ) -> dict[str, Any]:
     """Send the turns in order: the last reply, how many turns were answered, the error."""
     reply: Any = ""
+    replies: list[str] = []
     answered, out_of_time, error = 0, 0, None
     for message in conversation.turns:
         t0 = suites.clock()
@@ -211,12 +212,22 @@ async def _converse(
             error = f"turn {answered + 1}: {type(exc).__name__}{detail}"
             break
         latencies.append(suites.clock() - t0)
+        replies.append(_text_of(reply))
         answered += 1
         # The service's own time limit ran out: answered without the model (agentkit).
         out_of_time += bool((getattr(reply, "extra", None) or {}).get("out_of_time"))
+    return {
+        "reply": _text_of(reply),
+        "replies": replies,
+        "answered": answered,
+        "out_of_time": out_of_time,
+        "error": error,
+    }
+
+
+def _text_of(reply: Any) -> str:
     text = getattr(reply, "answer", reply)
-    text = text if isinstance(text, str) else str(text)
-    return {"reply": text, "answered": answered, "out_of_time": out_of_time, "error": error}
+    return text if isinstance(text, str) else str(text)
 
 
 def _detail(
@@ -242,6 +253,7 @@ def _detail(
             "user_id": conversation.user_id,
             "turns": len(conversation.turns),
             "turns_answered": run["answered"],
+            "replies": run["replies"],  # each turn's reply, to read what went wrong where
             "turns_out_of_time": run["out_of_time"],
             "expected_cases": conversation.cases_opened,
             "cases_opened": len(opened),

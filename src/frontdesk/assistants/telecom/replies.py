@@ -42,34 +42,70 @@ def subscription_reply(out: dict[str, Any], language: str) -> str:
     )
 
 
+REASON_WORDS = {
+    "en": {
+        "overcharge": "overcharge",
+        "service_outage": "service outage",
+        "within_cooling_off": "withdrawal within the 14-day cooling-off period",
+        "other": "other",
+    },
+    "pl": {
+        "overcharge": "nadpłata",
+        "service_outage": "awaria usługi",
+        "within_cooling_off": "odstąpienie od umowy w ciągu 14 dni",
+        "other": "inny",
+    },
+}
+
+
 def refund_case_reply(out: dict[str, Any], args: dict[str, Any], language: str) -> str:
-    case, status = out["case_id"], out["status"]
-    steps = "\n".join(f"- {step}" for step in out.get("next_steps") or [])
+    """The case as stored, in the customer's language: what was opened (or was already open),
+    why, what happens next and by when. The tool's English next steps stay API data."""
+    case, status, invoice = out["case_id"], out["status"], out.get("invoice_id")
+    invoice = invoice or args.get("invoice_id")
+    amount = _pln(out.get("amount_pln", args.get("amount_pln", 0)))
+    reason_code = out.get("reason") or args.get("reason") or "other"
+    reason = REASON_WORDS["pl" if language == "pl" else "en"].get(reason_code, reason_code)
+    days, sla, eta = (
+        out.get("refund_to_method_days", "7-10"),
+        out["sla_business_days"],
+        out["eta_date"],
+    )
+    cooling_off = reason_code == "within_cooling_off"
     if language == "pl":
         head = (
-            f"Zgłoszenie zwrotu {case} już istnieje dla faktury {args.get('invoice_id')} "
+            f"Zgłoszenie zwrotu {case} już istnieje dla faktury {invoice} "
             f"(status: {STATUS_PL.get(status, status)}); nie otwieram drugiego."
             if out.get("already_existed")
             else f"Otworzyłem zgłoszenie zwrotu {case} (status: {STATUS_PL.get(status, status)})"
-            f" na kwotę {_pln(args.get('amount_pln', 0))} do faktury {args.get('invoice_id')}."
+            f" na kwotę {amount} do faktury {invoice}."
         )
-        tail = (
-            f"Rozpatrzenie trwa do {out['sla_business_days']} dni roboczych "
-            f"(przewidywany termin: {out['eta_date']})."
-        )
-        return f"{head}\n{steps}\n{tail}" if steps else f"{head}\n{tail}"
+        steps = [
+            f"Powód: {reason}.",
+            (
+                f"Specjalista ds. rozliczeń rozpatrzy je w ciągu {sla} dni roboczych "
+                f"(przewidywany termin: {eta})."
+            ),
+            f"Po akceptacji {amount} wróci na Twoją metodę płatności w ciągu {days} dni.",
+        ]
+        if cooling_off:
+            steps.append("Odstąpienie w terminie 14 dni sprawdzamy w pierwszej kolejności.")
+        return "\n".join([head, *(f"- {step}" for step in steps)])
     head = (
-        f"A refund case {case} already exists for invoice {args.get('invoice_id')} "
+        f"A refund case {case} already exists for invoice {invoice} "
         f"(status: {status}); I did not open a second one."
         if out.get("already_existed")
         else f"Your refund case {case} has been opened (status: {status}) for "
-        f"{_pln(args.get('amount_pln', 0))} on invoice {args.get('invoice_id')}."
+        f"{amount} on invoice {invoice}."
     )
-    tail = (
-        f"A billing specialist will review it within {out['sla_business_days']} business days "
-        f"(expected by {out['eta_date']})."
-    )
-    return f"{head}\n{steps}\n{tail}" if steps else f"{head}\n{tail}"
+    steps = [
+        f"Reason: {reason}.",
+        f"A billing specialist will review it within {sla} business days (expected by {eta}).",
+        f"If approved, {amount} goes back to your original payment method within {days} days.",
+    ]
+    if cooling_off:
+        steps.append("A withdrawal within the 14 days is checked with priority.")
+    return "\n".join([head, *(f"- {step}" for step in steps)])
 
 
 def refund_policy_reply(out: dict[str, Any], language: str) -> str:

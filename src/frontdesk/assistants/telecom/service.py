@@ -14,7 +14,7 @@ from typing import Any
 
 from langchain_core.messages import HumanMessage
 
-from frontdesk.agentkit.language import detect_language
+from frontdesk.agentkit.language import conversation_language, detect_language
 from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import human_texts, last_ai_text
@@ -236,7 +236,7 @@ OUT_OF_TIME = {
 def out_of_time_answer(state: dict[str, Any]) -> str:
     """A turn out of time, answered without the model: the titles of the manual sections
     retrieved for it, and how to reach support."""
-    language = detect_language((human_texts(state.get("messages") or []) or [""])[-1])
+    language = conversation_language(human_texts(state.get("messages") or []))
     opening, sections_intro, support = OUT_OF_TIME[language]
     sections: list[str] = []
     for hit in state.get("retrieved_context") or []:

@@ -157,7 +157,12 @@ class SubscriptionOut(BaseModel):
 class RefundCaseOut(BaseModel):
     case_id: str
     status: str
+    # The stored case's values (a repeated request gets the first case's, not its own).
+    invoice_id: str
+    amount_pln: float
+    reason: str
     next_steps: list[str]
+    refund_to_method_days: str = REFUND_TO_METHOD_DAYS
     sla_business_days: int = SLA_BUSINESS_DAYS
     eta_date: date
     already_existed: bool = False
@@ -275,6 +280,9 @@ def _case_out(case: RefundCaseRecord, already_existed: bool) -> RefundCaseOut:
     return RefundCaseOut(
         case_id=case.case_id,
         status=case.status,
+        invoice_id=case.invoice_id,
+        amount_pln=float(case.amount_pln),
+        reason=case.reason,
         next_steps=_next_steps(case, already_existed),
         sla_business_days=SLA_BUSINESS_DAYS,
         eta_date=case.eta_date,
