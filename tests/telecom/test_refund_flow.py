@@ -338,3 +338,13 @@ def test_polish_reasons_in_other_inflections():
         "overcharge")
     assert extract.stated_reason(["my phone was stolen, the SIM is blocked"]) == "other"
     assert extract.amount_pln(["zwrot 12 zł z rachunku za 45 zł"]) == 12
+
+
+async def test_an_extra_charge_on_one_of_the_bills_finds_the_bill_above_the_plan(telecom, store):
+    service, _ = telecom([OVERCHARGE])
+    await service.ask("There's a roaming charge on one of my bills but I never left Poland. "
+                      "Whatever went on top of my normal 45 PLN, I want that extra back, it was "
+                      "billed by mistake.", "x1", user_id="u123")
+    (case,) = store.list_cases("u123")
+    assert (case.invoice_id, case.amount_pln, case.reason) == (
+        "INV-20251001", Decimal("100.00"), "overcharge")

@@ -45,12 +45,8 @@ from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.billing_db import InvoiceRecord
 from frontdesk.assistants.telecom.nodes import CONTINUATION
 from frontdesk.assistants.telecom.refund_amend import case_change_reply
-from frontdesk.assistants.telecom.refund_flow import (
-    REFUND_TOOL,
-    RefundStep,
-    describe_invoice,
-    refund_step,
-)
+from frontdesk.assistants.telecom.refund_flow import RefundStep, describe_invoice, refund_step
+from frontdesk.assistants.telecom.refund_intent import REFUND_TOOL, refund_first
 from frontdesk.assistants.telecom.replies import tool_reply
 from frontdesk.assistants.telecom.state import PendingRequest, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.tool_runner import build_tools, run_tool
@@ -246,10 +242,11 @@ async def billing(
     flags = dict(state.get("context_flags") or {})
     this_reply = reply_id(config, messages)
     done: dict[str, Any] = {"last_agent": "billing", "used_tools": []}
-    refusal = customer_refusal(messages, user_id, ctx.tool_chooser)
+    chooser = refund_first(ctx.tool_chooser)
+    refusal = customer_refusal(messages, user_id, chooser)
     if refusal is not None:
         return _reply(refusal[language], this_reply, **done)
-    pending = _continued(state, ctx.tool_chooser)
+    pending = _continued(state, chooser)
     if not pending and (changed := case_change_reply(state, ctx, language)) is not None:
         return _reply(changed, this_reply, **done)
     latest = (human_texts(messages) or [""])[-1]
@@ -265,7 +262,7 @@ async def billing(
     async def decide(error: str | None = None) -> ToolDecision:
         return await billing_decision(
             ctx.llm,
-            ctx.tool_chooser,
+            chooser,
             window,
             user_id,
             error,

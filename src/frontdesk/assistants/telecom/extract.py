@@ -51,6 +51,7 @@ _TOTAL_CUE = re.compile(
     r"(?:came to|comes to|come to|totall?ing|total of|total was|total is|"
     r"(?:invoice|bill|statement|one) (?:of|for|was|is|says|said|shows)|"
     r"(?:my )?plan (?:is|costs|was|of)|abonament\w* (?:wynosi|kosztuje|to|jest)|"
+    r"(?:my |the )?(?:normal|usual|regular|standard|zwyk[lł]\w*|standardow\w*)|"
     r"(?:faktur\w*|rachun\w*) (?:na|za|z kwotą|z kwota)|opiew\w* na|na kwotę|na kwote)\s+$",
     re.IGNORECASE,
 )
@@ -69,7 +70,7 @@ def _is_total(text: str, start: int) -> bool:
 # "Refund the difference", "the extra", "zwróćcie różnicę / nadpłatę": the invoice above the
 # plan's price, less the price. "I was overcharged" alone names a reason, not an amount.
 _DIFFERENCE = re.compile(
-    r"\bdifference\b|\bthe (?:extra|excess|overcharge|surplus)\b|"
+    r"\bdifference\b|\b(?:the|that|this) (?:extra|excess|overcharge|surplus)\b|"
     r"\b(?:różnic\w*|roznic\w*|nadwyżk\w*|nadwyzk\w*|nadpłatę|nadplate)",
     re.IGNORECASE,
 )
@@ -147,6 +148,7 @@ _STATED_REASONS = {
     "overcharge": re.compile(
         r"\bovercharg\w*|\b(?:charged|billed) (?:me )?(?:twice|double|more|too much|extra|for)\b|"
         r"\bdouble[- ]?charg\w*|\bnever (?:sent|used|made|received)\b|"
+        r"\b(?:charged|billed)\b[^.?!]{0,20}\bby mistake\b|"
         r"\bpaid (?:it )?twice\b|\btoo much\b|\bwrong (?:charge|amount|bill)\b|"
         r"\bextra charge|\b(?:never|didn'?t|did not|not) (?:order|ask|sign)\w*|"
         r"\bmore than (?:my|the) plan|\bhigher than (?:my plan|usual|it should)|"

@@ -20,10 +20,10 @@ from frontdesk.agentkit.streaming import human_texts
 from frontdesk.agentkit.tool_calling import ToolDecision
 from frontdesk.assistants.telecom import extract
 from frontdesk.assistants.telecom.billing_db import InvoiceRecord
+from frontdesk.assistants.telecom.refund_intent import REFUND_TOOL
 from frontdesk.assistants.telecom.refund_slots import amount_asked, lookup_invoice, pick_offered
 from frontdesk.assistants.telecom.state import PendingRequest, TelecomContext, TelecomState
 
-REFUND_TOOL = "open_refund_case"
 # A new request's slots are read from this many of the customer's latest messages.
 REQUEST_MESSAGES = 3
 # The case's description field holds at most this much (tools.RefundCaseIn).

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 
+from frontdesk.agentkit.tool_calling import Chooser
 from frontdesk.guardrails import normalize_text
+
+REFUND_TOOL = "open_refund_case"
 
 _MONEY_BACK = re.compile(
     r"\brefund\w*|\bmoney back\b|\b(?:get|have|want|need|give me|pay me)\b[^.?!]{0,25}\bback\b|"
@@ -76,3 +79,12 @@ def requests_refund(text: str) -> bool:
     if words and words[0] in _QUESTION_OPENERS:
         return _ASKS_FOR_IT.search(opening) is not None
     return True
+
+
+def refund_first(chooser: Chooser) -> Chooser:
+    """`chooser`, except that a message asking for money back chooses the refund tool."""
+
+    def choose(text: str) -> tuple[str, float]:
+        return (REFUND_TOOL, 1.0) if requests_refund(text) else chooser(text)
+
+    return choose

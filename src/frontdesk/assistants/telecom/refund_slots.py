@@ -59,7 +59,10 @@ _ABOVE = (
 )
 _ABOVE_PLAN = re.compile(
     rf"\b{_ABOVE}\s+(?:\w+\s+)?{_INVOICE_WORDS}\b|"
-    rf"\b{_INVOICE_WORDS}\s+(?:with|z|ze)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?{_ABOVE}",
+    rf"\b{_INVOICE_WORDS}\s+(?:with|z|ze)\s+(?:the\s+|an?\s+)?(?:\w+\s+)?{_ABOVE}|"
+    # "a roaming charge on one of my bills", "dodatkowa opłata na jednej z faktur"
+    rf"\b{_ABOVE}\s+(?:\w+\s+)?(?:on|in|na|w)\s+(?:one of\s+|jednej z\s+)?(?:my\s+|moich\s+)?"
+    rf"{_INVOICE_WORDS}",
     re.IGNORECASE,
 )
 # A number that is an invoice's total: said of an invoice ("the one for 95", "the invoice

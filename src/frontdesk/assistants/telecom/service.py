@@ -22,8 +22,7 @@ from frontdesk.assistants.base import Answer
 from frontdesk.assistants.telecom import billing_agent, nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
-from frontdesk.assistants.telecom.refund_flow import REFUND_TOOL
-from frontdesk.assistants.telecom.refund_intent import requests_refund
+from frontdesk.assistants.telecom.refund_intent import refund_first
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.config import Settings
@@ -155,8 +154,6 @@ def build_tool_chooser(settings: Settings, models: Models):
     )
 
     def choose(text: str) -> tuple[str, float]:
-        if requests_refund(text):  # asked in so many words: not left to an English embedder
-            return REFUND_TOOL, 1.0
         prediction = classifier.predict(text)
         return prediction.label, prediction.confidence
 
@@ -377,7 +374,7 @@ def tools_target(settings: Settings, models: Models):
     """`async case -> (tool, args)`: the billing agent's decision on the case's conversation."""
     from langchain_core.messages import AIMessage
 
-    chooser = build_tool_chooser(settings, models)
+    chooser = refund_first(build_tool_chooser(settings, models))  # as the billing agent does
 
     async def decide(case) -> tuple[str | None, dict[str, Any]]:
         window = [
