@@ -170,3 +170,50 @@ def test_a_continuation_still_carries_the_field_it_continues():
                    previous="how much is michael jordan's steak house")
     assert found is not None and found.items == ("Bobby's Burgers",)
     assert "$" in found.text
+
+
+def test_a_fact_stated_in_an_items_own_words_is_quoted_from_it():
+    floors = answer("how many floors is the sky tower")
+    assert "34-story" in floors.text and floors.items == ("Sky Tower",)
+    shows = answer("how much are wolf den shows")
+    assert "free" in shows.text and shows.items == ("Wolf Den",)
+    opened = answer("when did the earth tower open")
+    assert "2016" in opened.text and opened.items == ("Earth Tower",)
+
+
+def test_which_is_newer_by_the_year_each_entry_says_it_opened():
+    newer = answer("which hotel tower is the newer one?", retrieved=["Sky Tower", "Earth Tower"])
+    assert newer.text.startswith("Earth Tower is the newer of the two.")
+    older = answer("which is older, the sky tower or the earth tower?")
+    assert older.text.startswith("Sky Tower is the older of the two.")
+
+
+def test_it_in_a_follow_up_is_what_the_previous_answer_was_about():
+    rooms = answer("how many rooms does it have", previous="which hotel tower is the newer one?",
+                   retrieved=["Sky Tower", "Earth Tower"])
+    assert "1,200" in rooms.text  # without the previous answer: the first tower retrieved
+    found = work_out(
+        "how many rooms does it have", previous="which hotel tower is the newer one?",
+        previous_items=["Earth Tower", "Sky Tower"], items=SOURCE.items,
+        retrieved=["Sky Tower Deluxe King Room", "Sky Tower"], today=TUESDAY,
+        property=SOURCE.property,
+    )  # a retrieved room shares the word "room": the answer before is what "it" is
+    assert "400-room" in found.text and found.items == ("Earth Tower",)
+
+
+@pytest.mark.parametrize(
+    ("question", "named"),
+    [("is there an irish pub", "The Lansdowne Irish Pub & Music House"),
+     ("is there a pool", "Indoor Pool"),
+     ("is there a sportsbook", "FanDuel Sportsbook at Mohegan Sun")],
+)
+def test_a_thing_the_resort_has_is_named_with_where_it_is(question, named):
+    found = answer(question)
+    assert found.text.startswith(f"Yes: {named} in ") and found.items == (named,)
+
+
+@pytest.mark.parametrize("question", ["is there a gym", "are there any bars"])
+def test_an_entry_that_only_mentions_the_thing_or_a_plural_is_not_answered_yes(question):
+    # Kids Quest's entry mentions a jungle gym; "any bars" asks for a list.
+    found = answer(question)
+    assert found is None or not found.text.startswith("Yes")

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from frontdesk.assistants.concierge.described import described_answer, opened_comparison
 from frontdesk.assistants.concierge.events import events_answer
 from frontdesk.assistants.concierge.lists import list_answer
 from frontdesk.assistants.concierge.phrases import phrases
@@ -25,6 +26,7 @@ from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.schedule import asked_days, hours_by_day
 from frontdesk.routing.followup import asks_its_own_question
+from frontdesk.routing.question_form import asks_whether_exists
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that do not tell one item from another.
@@ -399,6 +401,41 @@ def absent_answer(
     return FactAnswer(text, ())
 
 
+def _head(name: str) -> str:
+    """The word a name is of ("pub" in "The Lansdowne Irish Pub & Music House")."""
+    words = _words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
+    return words[-1] if words else ""
+
+
+def present_answer(
+    thing: str, items: Sequence[KnowledgeItem], language: str = "en"
+) -> FactAnswer | None:
+    """ "Is there an Irish pub?": yes, and which (three at most), with where each is. Only
+    items whose name or type has every word of the thing: an entry that mentions a "jungle gym"
+    is not a gym. Among them, those whose name is of the thing ("Indoor Pool", not "Sky Pool
+    Cafe") when there are such."""
+    if re.search(r"[^s]s$", thing.strip()):  # "any bars": a list, not one place
+        return None
+    found: list[KnowledgeItem] = []
+    for alternative in re.split(r"\s+or\s+", thing):
+        wanted = _content(alternative)
+        for item in items:
+            called = set(_words(f"{item.name} {item.fields.get('type', '')}"))
+            if wanted and item not in found and wanted <= called:
+                found.append(item)
+    heads = {w for alternative in re.split(r"\s+or\s+", thing) for w in _words(alternative)[-1:]}
+    found = [i for i in found if _head(i.name) in heads] or found
+    if not found or len(found) > 3:
+        return None
+    say = phrases(language)
+    named = [
+        i.name
+        + (say.located_in.format(location=i.fields["location"]) if i.fields.get("location") else "")
+        for i in found
+    ]
+    return FactAnswer(say.present.format(names="; ".join(named)), tuple(i.name for i in found))
+
+
 def policy_answer(
     question: str, retrieved: Sequence[KnowledgeItem], language: str = "en"
 ) -> FactAnswer | None:
@@ -421,6 +458,7 @@ def work_out(
     question: str,
     *,
     previous: str | None,
+    previous_items: Sequence[str] = (),
     items: Sequence[KnowledgeItem],
     retrieved: Sequence[str],
     today: date | None,
@@ -430,7 +468,8 @@ def work_out(
 ) -> FactAnswer | None:
     """The answer to `question` worked out from the items, or None when its shape is not one
     the structure answers. `previous` is the guest's question before it when this one leans on
-    it ("what about Wednesday?"): its subject and field carry over, the new day does not."""
+    it ("what about Wednesday?"): its subject and field carry over, the new day does not;
+    `previous_items`, the items the answer to it used, are that subject first."""
     main_phone = property.get("phone", "")
     # "is the roadhouse open sunday? want comedy after": a named venue's hours, not the shows.
     venue_hours_asked = asked_field(question) == "hours" and any(
@@ -445,11 +484,24 @@ def work_out(
     thing = asked_thing(question)
     if thing and is_absent(thing, items, property.get("description", "")):
         return absent_answer(thing, property.get("name", "The resort"), ranked, language)
+    if (
+        thing
+        and asks_whether_exists(question)
+        and (found := present_answer(thing, items, language))
+    ):
+        return found
     subjects, named = subject_items(question, items, retrieved)
-    if not subjects and previous:
+    # A follow-up that names nothing ("how many rooms does it have") is about what the answer
+    # before it was about, not about a retrieved item that shares a word with it (a room).
+    answered = [by_name[n] for n in previous_items if n in by_name] if previous else []
+    if not named and answered:
+        subjects, named = answered, True
+    elif not subjects and previous:
         subjects, named = subject_items(previous, items, retrieved)
     if found := compare(question, subjects, language):
         return found
+    if dated := opened_comparison(question, subjects, language):
+        return FactAnswer(*dated)
     # The previous question's field carries over only to a message that asks nothing of its
     # own: "and on Sunday?" after an hours question, not "where can I park free?" after a price.
     carried = previous and not asks_its_own_question(question)
@@ -484,6 +536,8 @@ def work_out(
         subjects = [i for i in subjects if _hours(i)][:1]
     if field and subjects and (found := field_answer(field, subjects, days, main_phone, language)):
         return found
+    if subjects and (quoted := described_answer(question, subjects, language)):
+        return FactAnswer(quoted[0], (quoted[1],))
     return policy_answer(question, ranked, language)
 
 

@@ -36,6 +36,7 @@ def facts_node(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dic
     found = work_out(
         question,
         previous=previous,
+        previous_items=(state.get("last_answer_items") or []) if previous else [],
         items=ctx.items,
         retrieved=[doc["metadata"].get("item_name", "") for doc in context],
         today=today,

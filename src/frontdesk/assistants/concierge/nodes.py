@@ -345,7 +345,7 @@ def respond(state: ConciergeState) -> dict[str, Any]:
         used: list[str] = []
     else:
         used = items_used(answer, state.get("retrieved_context") or [], fact_items)
-    return {"sources_used": used, "retry_feedback": None}
+    return {"sources_used": used, "last_answer_items": used, "retry_feedback": None}
 
 
 def fallback(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:

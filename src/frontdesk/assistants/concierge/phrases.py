@@ -43,6 +43,9 @@ class Phrases:
     pricier: str
     both_prices: str
     larger: str
+    newer: str  # "{name} is the newer of the two."
+    present: str  # "Yes: {names}."
+    older: str
     from_guide: str  # before an FAQ answer quoted in the guide's own language
     categories: dict[str, str]  # a category's name in a list's heading
     list_heading: str  # "{category} at {property}{filters}:"
@@ -83,6 +86,9 @@ PHRASES = {
         pricier="{name} is the more expensive of the two",
         both_prices="{lead}. {a}: {pa}. {b}: {pb}.",
         larger="{big} is the larger: it holds {cb} people, and {small} holds {cs}.",
+        newer="{name} is the newer of the two.",
+        present="Yes: {names}.",
+        older="{name} is the older of the two.",
         from_guide="",
         categories={
             "restaurants": "Restaurants",
@@ -128,6 +134,9 @@ PHRASES = {
         pricier="{name} es el más caro de los dos",
         both_prices="{lead}. {a}: {pa}. {b}: {pb}.",
         larger="{big} es el más grande: caben {cb} personas, y en {small} caben {cs}.",
+        newer="{name} es el más reciente de los dos.",
+        present="Sí: {names}.",
+        older="{name} es el más antiguo de los dos.",
         from_guide="Según la guía del resort (en inglés): ",
         categories={
             "restaurants": "Restaurantes",

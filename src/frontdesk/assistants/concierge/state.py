@@ -50,6 +50,9 @@ class ConciergeState(TypedDict, total=False):
     fact_items: list[str]
     # The names of the items the answer used.
     sources_used: list[str]
+    # The items the previous answer used, kept across turns: what "it" means in a follow-up
+    # ("which tower is newer?", then "how many rooms does it have?").
+    last_answer_items: list[str]
     # The language the guest wrote this turn's message in ("en", "es"): the answer's.
     language: str
 
