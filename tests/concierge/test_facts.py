@@ -217,3 +217,18 @@ def test_an_entry_that_only_mentions_the_thing_or_a_plural_is_not_answered_yes(q
     # Kids Quest's entry mentions a jungle gym; "any bars" asks for a list.
     found = answer(question)
     assert found is None or not found.text.startswith("Yes")
+
+
+def test_a_follow_up_naming_another_thing_is_about_that_thing():
+    found = work_out(
+        "what if we just valet it, how much is that", previous="where can i park",
+        previous_items=["Self-Parking Garages"], items=SOURCE.items,
+        retrieved=["Valet Parking", "Self-Parking Garages"], today=TUESDAY,
+        property=SOURCE.property,
+    )
+    assert found.items == ("Valet Parking",) and "$25" in found.text
+
+
+def test_where_something_is_free_is_not_a_question_of_admission():
+    found = answer("where can I park free? no valet", retrieved=["Valet Parking"])
+    assert found is None or "Valet" not in found.text

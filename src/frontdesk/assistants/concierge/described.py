@@ -51,7 +51,11 @@ DESCRIBED_FIELDS: tuple[DescribedField, ...] = (
     ),
     DescribedField(
         "admission",
-        _pattern(r"\bhow much\b|\bcost|\bprice|\bfree\b|\bcharge\b|\bfee\b|\bpay\b|\bcover\b"),
+        # What it costs, not where something is free ("where can I park free?").
+        _pattern(
+            r"^(?!where|which|what time)(?:.*\b(?:how much|cost|price|charge|fee|pay|cover)\b|"
+            r".*\b(?:is|are) (?:it|they|the \w+|\w+) free\b)"
+        ),
         _pattern(r"\bfree\b|\bcomplimentary\b|\bno (?:cover|charge|fee)\b|\$\d"),
     ),
     DescribedField(
@@ -59,6 +63,36 @@ DESCRIBED_FIELDS: tuple[DescribedField, ...] = (
         _pattern(r"\bwhen (?:was|did)\b.*\b(?:open|buil)\w*|\bhow old\b|\bwhat year\b"),
         _pattern(r"\bopened\b[^.]*\b(?:19|20)\d\d\b|\b(?:built|completed) in\b"),
     ),
+)
+# The words that ask for one of these fields: said in a follow-up, they name no subject.
+FIELD_WORDS = frozenset(
+    [
+        "room",
+        "suite",
+        "floor",
+        "story",
+        "storey",
+        "level",
+        "size",
+        "big",
+        "large",
+        "tall",
+        "high",
+        "square",
+        "feet",
+        "foot",
+        "free",
+        "admission",
+        "cover",
+        "charge",
+        "fee",
+        "old",
+        "year",
+        "new",
+        "newer",
+        "older",
+        "built",
+    ]
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9])")
 

@@ -18,7 +18,11 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from frontdesk.assistants.concierge.described import described_answer, opened_comparison
+from frontdesk.assistants.concierge.described import (
+    FIELD_WORDS,
+    described_answer,
+    opened_comparison,
+)
 from frontdesk.assistants.concierge.events import events_answer
 from frontdesk.assistants.concierge.lists import list_answer
 from frontdesk.assistants.concierge.phrases import phrases
@@ -251,6 +255,10 @@ def subject_items(
     words = _content(question)
     overlapping = [by_name[n] for n in retrieved if n in by_name and words & _content(n)]
     return overlapping, False
+
+
+def _names_words(subjects: Sequence[KnowledgeItem]) -> set[str]:
+    return {w for i in subjects for w in _content(i.name)}
 
 
 def _low_price(text: str) -> float:
@@ -492,9 +500,10 @@ def work_out(
         return found
     subjects, named = subject_items(question, items, retrieved)
     # A follow-up that names nothing ("how many rooms does it have") is about what the answer
-    # before it was about, not about a retrieved item that shares a word with it (a room).
+    # before it was about, not about a retrieved item that shares only the asked field's word
+    # with it (a room). "what if we just valet it" names valet parking: that one.
     answered = [by_name[n] for n in previous_items if n in by_name] if previous else []
-    if not named and answered:
+    if not named and answered and not _content(question) - FIELD_WORDS & _names_words(subjects):
         subjects, named = answered, True
     elif not subjects and previous:
         subjects, named = subject_items(previous, items, retrieved)
