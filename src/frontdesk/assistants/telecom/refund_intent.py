@@ -18,6 +18,7 @@ import re
 
 from frontdesk.agentkit.tool_calling import Chooser
 from frontdesk.guardrails import normalize_text
+from frontdesk.routing.question_form import QUESTION_WORDS
 
 REFUND_TOOL = "open_refund_case"
 
@@ -40,12 +41,12 @@ _ABOUT_THE_RULES = re.compile(
     r"\brefundable\b|\bprocessed\b|\bwhich account\b|\bzasad\w*|\bregulamin\w*|"
     r"\bile (?:trwa|dni|czasu)\b|\bjak d[lł]ugo\b|\bpodlega\w*|\bkonto\b|\bwraca\b"
 )
-_QUESTION_OPENERS = frozenset(
+# The core's question words, and the yes/no and Polish openers a billing question starts with.
+_QUESTION_OPENERS = QUESTION_WORDS | frozenset(
     {
-        "how", "what", "whats", "when", "where", "which", "why", "is", "are", "do", "does",
-        "will", "would", "can", "could", "may", "should", "did", "has", "have",
-        "jak", "jaki", "jaka", "jakie", "ile", "kiedy", "dlaczego", "czemu", "co", "gdzie",
-        "ktory", "ktora", "ktore", "czy",
+        "is", "are", "do", "does", "will", "would", "can", "could", "may", "should", "did",
+        "has", "have", "jak", "jaki", "jaka", "jakie", "ile", "kiedy", "dlaczego", "czemu",
+        "co", "gdzie", "ktory", "ktora", "ktore", "czy",
     }
 )  # fmt: skip
 # A question that asks for the refund itself, not about refunds.
