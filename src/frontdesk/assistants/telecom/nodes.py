@@ -7,6 +7,7 @@ used) stay in the state, which the checkpointer keeps per session.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Mapping
@@ -27,8 +28,8 @@ from frontdesk.assistants.telecom.refund_intent import requests_refund
 from frontdesk.assistants.telecom.refund_slots import describes_invoice
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
-    bounded_context,
     earlier_questions,
+    focused_context,
     grounded_answer,
     latest_question,
     source_block,
@@ -244,16 +245,32 @@ async def router(
         has_recent_agent_context(messages),
         agents=AGENTS,
     )
+    reasoning = routing_reason(decision.label, decision.confidence, route, decision.method)
+    # The retrieval embeds the question: off the event loop, as the technical agent's is.
+    if menu_for_a_manual_question(route, decision.label, text) and not (
+        (await asyncio.to_thread(ctx.retriever.retrieve, text)).no_context
+    ):
+        route = "technical"
+        reasoning += "; the manuals answer it: routed to technical"
     return {
         "route": route,
         "category": decision.label,
         "router_confidence": decision.confidence,
         "route_method": decision.method,
-        "router_reasoning": routing_reason(
-            decision.label, decision.confidence, route, decision.method
-        ),
+        "router_reasoning": reasoning,
         "guardrail": None,
     }
+
+
+def menu_for_a_manual_question(route: str, category: str, text: str) -> bool:
+    """Whether the menu would answer a question the manuals may answer: the classifier was
+    unsure, did not say billing, and the message asks something ("How much free space should
+    I leave around the box?"). The retrieval's relevance gate then decides: what the manuals
+    answer is answered, not met with the [TECH]/[BILLING] menu."""
+    if route != "fallback" or category == "billing":
+        return False
+    words = re.findall(r"\w+", text.casefold())
+    return "?" in text or bool(words and words[0] in QUESTION_OPENERS)
 
 
 def routing_reason(category: str, confidence: float, route: str, method: str) -> str:
@@ -338,7 +355,8 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
         text = render(Template(prompts.NO_CONTEXT[language]), missing=missing)
         flags = {**(state.get("context_flags") or {}), "no_context": True}
         return _reply(text, last_docs=[], context_flags=flags, **done)
-    kept = bounded_context(hits, ctx.max_context_chars)
+    focused = focused_context(technical_query(messages), hits, ctx.max_context_chars)
+    kept = [hit for hit, _ in focused]
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
     earlier = earlier_questions(messages)
     conversation = (
@@ -348,7 +366,7 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
     )
     turn = render(
         prompts.TECHNICAL_TURN,
-        context="\n\n".join(source_block(hit) for hit in kept),
+        context="\n\n".join(source_block(hit, text) for hit, text in focused),
         conversation=conversation,
         question=latest_question(messages),
     )
@@ -359,7 +377,7 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
             ctx.llm,
             system,
             turn,
-            [hit["content"] for hit in kept],
+            [text for _, text in focused],
             language,
             question=latest_question(messages),
         )

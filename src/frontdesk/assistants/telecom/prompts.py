@@ -35,8 +35,6 @@ EARLIER IN THIS CONVERSATION (the customer's words, oldest first):
 $messages
 """
 
-RETRY_FEEDBACK = """Your previous answer had errors. $feedback
-Write the answer again using only values from the CONTEXT."""
 FROM_THE_MANUAL = {
     "en": "Here is what the knowledge base says about this: $sentences",
     "pl": "Oto, co mówi na ten temat baza wiedzy: $sentences",

@@ -74,9 +74,10 @@ class TelecomContext:
     tool_chooser: Callable[[str], tuple[str, float]]
     max_messages: int = 60
     billing_history: int = 12
-    # The seed's bound on what the technical agent reads: about four 600-token chunks, which
-    # hold a relevant section for 91% of the retrieval set's questions (all eight: 100%).
-    max_context_chars: int = 8000
+    # What the technical agent reads: the parts of the retrieved sections the question is
+    # about (knowledge/passages.py), about 600 prompt tokens. Four whole sections (8,000
+    # characters, the seed's bound) cost 7-15 s of prompt reading per answer on two cores.
+    max_context_chars: int = 2400
     # Conversations handed to a person; None: no handoff (a request for a person is routed
     # like any other message).
     tickets: TicketStore | None = None

@@ -2,10 +2,8 @@
 
 The answer is checked against its context by the core's grounding check (every number, time,
 size, price... it states must be in the context, for the thing it describes). A 0.5B model
-reading four long chunks picks a neighbouring value now and then ("160 MHz" for the 80 MHz
-default); told which detail is wrong and shown the context sentence that holds the right one,
-it usually corrects it. If its second answer still fails, the customer gets the context's own
-sentences about the question instead of a wrong value.
+picks a neighbouring value now and then ("160 MHz" for the 80 MHz default); such an answer is
+not shown, and the customer gets the context's own sentences about the question instead.
 
 Every answer then ends with the real Sources section (`Title — Section — File (version)`),
 whatever the model wrote for one.
@@ -24,46 +22,37 @@ from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.validation import restates_question
 from frontdesk.assistants.telecom import prompts
 from frontdesk.knowledge.mmr import citation_of
-
-ECHO_FEEDBACK = "It only repeated the customer's question instead of answering it."
+from frontdesk.knowledge.passages import best_sentences, focused_passages
 
 
 async def grounded_answer(
     llm, system: str, turn: str, context: list[str], language: str, question: str = ""
 ) -> str:
-    """The model's answer to `turn`, retried once when it states what `context` does not or
-    only repeats the customer's `question` back."""
+    """The model's answer to `turn` when it states only what `context` does and answers
+    rather than repeats the customer's `question`; else the context's own sentences.
+
+    One model call: a second, told what was wrong, took as long again as the first. The
+    context's sentences are quoted instead: those that hold the values the answer got wrong,
+    or those closest to the question."""
     reply = await llm.ainvoke([SystemMessage(content=system), HumanMessage(content=turn)])
     text = message_text(reply).strip()
-    report = check_grounding(text, context)
-    echoed = restates_question(text, question)
-    if not text or (report.grounded and not echoed):
+    if not text:
         return text
-    feedback = ECHO_FEEDBACK if echoed else report.feedback()
-    retry = f"{turn}\n\n" + render(prompts.RETRY_FEEDBACK, feedback=feedback)
-    reply = await llm.ainvoke([SystemMessage(content=system), HumanMessage(content=retry)])
-    second = message_text(reply).strip()
-    if restates_question(second, question):
-        return render(prompts.NOT_RELIABLE[language])
-    again = check_grounding(second, context)
-    if second and again.grounded:
-        return second
-    evidence = again.evidence or report.evidence
+    report = check_grounding(text, context)
+    if report.grounded and not restates_question(text, question):
+        return text
+    evidence = report.evidence or tuple(best_sentences(question, context))
     if evidence:
         return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(evidence))
     return render(prompts.NOT_RELIABLE[language])
 
 
-def bounded_context(hits: list[dict[str, Any]], max_chars: int) -> list[dict[str, Any]]:
-    """The hits that fit in `max_chars` as `[SOURCE] ...` blocks (at least the first)."""
-    kept, used = [], 0
-    for hit in hits:
-        size = len(source_block(hit))
-        if kept and used + size > max_chars:
-            break
-        kept.append(hit)
-        used += size
-    return kept
+def focused_context(
+    question: str, hits: list[dict[str, Any]], max_chars: int
+) -> list[tuple[dict[str, Any], str]]:
+    """(hit, the part of it `question` is about) for the hits that keep something, at most
+    about `max_chars` characters of manual in all (knowledge/passages.py says why)."""
+    return [(hits[i], text) for i, text in focused_passages(question, hits, max_chars)]
 
 
 def cite(hit: dict[str, Any]) -> str:
@@ -73,8 +62,8 @@ def cite(hit: dict[str, Any]) -> str:
     return f"{named}{version}"
 
 
-def source_block(hit: dict[str, Any]) -> str:
-    return f"[SOURCE] {cite(hit)}\n{hit['content']}"
+def source_block(hit: dict[str, Any], text: str) -> str:
+    return f"[SOURCE] {cite(hit)}\n{text}"
 
 
 def sources_section(hits: list[dict[str, Any]], language: str) -> str:
