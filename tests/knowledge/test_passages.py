@@ -112,3 +112,14 @@ def test_best_sentences_are_those_holding_the_rarest_words_of_the_question_in_or
     assert found[0] in two and two == sorted(two, key=LED_SECTION.replace("**", "").find)
     assert all("**" not in s and not s.startswith("-") for s in found)
     assert best_sentences("zzz", [LED_SECTION]) == []
+
+
+def test_a_question_in_words_the_manual_never_uses_gets_the_hits_in_order_to_the_budget():
+    passages = focused_passages(
+        "Dlaczego mój internet nie działa wieczorem?",
+        [hit(LED_SECTION), hit(BRIDGE_SECTION)],
+        max_chars=1200,
+    )
+    assert [index for index, _ in passages] == [0, 1]
+    assert passages[0][1].startswith("## PON and LOS LEDs")
+    assert sum(len(text) for _, text in passages) <= 1200

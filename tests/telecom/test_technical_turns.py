@@ -93,3 +93,19 @@ async def test_a_rejected_draft_never_reaches_the_customer(telecom):
     replies = [m.content for m in state.values["messages"] if isinstance(m, AIMessage)]
     assert len(replies) == 1 and replies[0] == shown[-1]
     assert "3 GHz" not in replies[0] and "GHz" in replies[0]
+
+
+async def test_a_polish_question_reads_the_english_manual_through_its_rendering(telecom):
+    # Hash embeddings know no language: the rendering's words choose the part shown.
+    los = "no optical signal: check the fibre cable"
+    pon = "registering with the fibre network"
+    for rendering, shown, hidden in (
+        ("red optical signal cable", los, pon),
+        ("blinking registering wait minutes", pon, los),
+    ):
+        service, llm = telecom(["Sprawdź."])
+        service.context.retriever.translate = lambda question, text=rendering: text
+        service.context.max_context_chars = 120  # room for one part
+        await service.ask("Dioda, co to znaczy?", "pl1")
+        prompt = llm.calls[-1][-1].content
+        assert shown in prompt and hidden not in prompt

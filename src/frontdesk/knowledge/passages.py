@@ -158,7 +158,7 @@ def _best_lines(question: set[str], part: Part, budget: int, idf: dict[str, floa
     kept: set[int] = set()
     used = len(part.heading)
     for i in scored:
-        if not question & terms(lines[i]) and kept:
+        if question and not question & terms(lines[i]) and kept:
             break
         extra = {i}
         if _TABLE_ROW.match(lines[i]):
@@ -188,8 +188,9 @@ def focused_passages(
     """(index of the hit, its text cut to what `question` is about) for the hits that keep
     something, in the retrieval's order; at most about `max_chars` characters in all.
 
-    The first hit always keeps its best part, so a question whose words are none of the
-    manual's still gets the section the retrieval ranked first."""
+    The first hit always keeps its best part. A question none of whose words the manual uses
+    (asked in another language than it is written in) gets the hits in the retrieval's order,
+    cut to the budget: the retrieval found them by meaning, the words cannot choose among them."""
     parts = [part for i, hit in enumerate(hits) for part in split_parts(hit["content"], i)]
     if not parts:
         return []
@@ -204,7 +205,7 @@ def focused_passages(
     chosen: list[Part] = []
     used = 0
     for part in ranked:
-        if chosen and _score(asked, part, idf) == 0:
+        if chosen and asked and _score(asked, part, idf) == 0:
             break
         room = max_chars - used
         if room <= len(part.heading) + 40:

@@ -355,7 +355,10 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
         text = render(Template(prompts.NO_CONTEXT[language]), missing=missing)
         flags = {**(state.get("context_flags") or {}), "no_context": True}
         return _reply(text, last_docs=[], context_flags=flags, **done)
-    focused = focused_context(technical_query(messages), hits, ctx.max_context_chars)
+    query = technical_query(messages)
+    # A Polish question is focused with its English rendering too: most manuals are English.
+    translated = ctx.retriever.translate(query) if ctx.retriever.translate else None
+    focused = focused_context(f"{query} {translated or ''}", hits, ctx.max_context_chars)
     kept = [hit for hit, _ in focused]
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
     earlier = earlier_questions(messages)
