@@ -6,7 +6,7 @@ import json
 
 from langgraph.checkpoint.memory import InMemorySaver
 
-from frontdesk.assistants.telecom import nodes, technical
+from frontdesk.assistants.telecom import nodes, route_words, technical
 
 # The model fills only what the extractors did not find: the reason (and a description).
 REFUND = json.dumps({"reason": "overcharge", "amount_pln": None, "description": None})
@@ -135,9 +135,9 @@ async def test_unknown_goes_to_fallback_with_route_hint(telecom):
     service, llm = telecom([])
     answer = await service.ask("tell me a joke", "f1")
     assert answer.route == "fallback" and "[TECH]" in answer.answer and llm.calls == []
-    assert nodes.route_hint("my router is dead") == "technical"
-    assert nodes.route_hint("gdzie moja faktura") == "billing"
-    assert nodes.route_hint("tell me a joke") is None
+    assert route_words.route_hint("my router is dead") == "technical"
+    assert route_words.route_hint("gdzie moja faktura") == "billing"
+    assert route_words.route_hint("tell me a joke") is None
 
 
 def test_only_an_unsure_question_that_is_not_billing_may_go_to_the_manuals():

@@ -30,3 +30,20 @@ def test_without_sections_it_still_says_where_to_ask_in_polish():
     state = {"messages": [HumanMessage("Dlaczego moja faktura jest wyższa?")]}
     text = out_of_time_answer(state)
     assert "obsługą klienta" in text and "• " not in text
+
+
+def test_a_question_the_manual_holds_gets_its_sentences_quoted_and_cited():
+    drops = {
+        "content": "## Drops on Wi-Fi Only\n- If the drops happen on 5 GHz and last about a "
+        "minute, choose a fixed channel between 36 and 48.\n- Older devices dislike WPA3.",
+        "metadata": {"title": "Internet troubleshooting", "section_path": "Connection drops"},
+        "score": 0.9,
+    }
+    state = {
+        "messages": [HumanMessage("My wifi drops for a minute on 5 GHz, which channel?")],
+        "retrieved_context": [drops, hit("Router LED indicators", "Orange Internet LED")],
+    }
+    text = out_of_time_answer(state)
+    assert text.startswith("Here is what the knowledge base says about this:")
+    assert "between 36 and 48" in text and "WPA3" not in text
+    assert text.rstrip().endswith("Internet troubleshooting — Connection drops")

@@ -44,8 +44,11 @@ def test_a_long_clarification_is_searched_with_the_problem_it_clarifies():
         "I am on the fibre plan with the white box in the living room, I already unplugged "
         "everything for half a minute twice and checked that the green connectors click."
     )
-    messages = [HumanMessage(problem), AIMessage("Which box do you have?"),
-                HumanMessage(clarification)]
+    messages = [
+        HumanMessage(problem),
+        AIMessage("Which box do you have?"),
+        HumanMessage(clarification),
+    ]
     query = technical_query(messages)
     assert query.startswith(problem) and query.endswith(clarification)
     assert "Which box" not in query  # the customer's words, not the replies
@@ -84,7 +87,9 @@ async def test_a_rejected_draft_never_reaches_the_customer(telecom):
     shown, display = [], ""
     for event in events:
         if event.event in ("token", "replace"):
-            display = display + event.data["content"] if event.event == "token" else event.data["content"]
+            display = (
+                display + event.data["content"] if event.event == "token" else event.data["content"]
+            )
             shown.append(display)
     assert len(llm.calls) == 1
     assert shown and not any("3 GHz" in text for text in shown)
@@ -109,3 +114,16 @@ async def test_a_polish_question_reads_the_english_manual_through_its_rendering(
         await service.ask("Dioda, co to znaczy?", "pl1")
         prompt = llm.calls[-1][-1].content
         assert shown in prompt and hidden not in prompt
+
+
+async def test_a_model_that_fails_leaves_the_manuals_sentences_not_an_apology(telecom):
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    class Failing(ScriptedChatModel):
+        async def _agenerate(self, *args, **kwargs):
+            raise TimeoutError("the embedded model did not finish within the time limit")
+
+    service, _ = telecom(llm=Failing(script=[]))
+    answer = await service.ask("which channel should the wifi use?", "t1")
+    assert answer.answer.startswith("Here is what the knowledge base says about this:")
+    assert "channel 1, 6 or 11" in answer.answer and "Sources:" in answer.answer

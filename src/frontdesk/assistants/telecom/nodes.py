@@ -26,10 +26,12 @@ from frontdesk.assistants.telecom import extract, prompts
 from frontdesk.assistants.telecom.refund_amend import changes_case
 from frontdesk.assistants.telecom.refund_intent import requests_refund
 from frontdesk.assistants.telecom.refund_slots import describes_invoice
+from frontdesk.assistants.telecom.route_words import QUESTION_OPENERS, route_hint
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
     earlier_questions,
     focused_context,
+    from_the_manual,
     grounded_answer,
     latest_question,
     source_block,
@@ -39,8 +41,6 @@ from frontdesk.assistants.telecom.technical import (
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.routing.handoff import asks_for_person
-from frontdesk.routing.keywords import KeywordCounts
-from frontdesk.routing.question_form import QUESTION_WORDS
 from frontdesk.routing.sticky import has_recent_agent_context, sticky_route
 
 logger = logging.getLogger(__name__)
@@ -62,104 +62,6 @@ CONTINUATION = "continuation"  # the route method of an answer to the billing ag
 # A reply this short, while the billing agent waits for an answer, is that answer ("ok",
 # "It's u123", "yes, that one") unless it is about a technical matter.
 CONTINUATION_WORDS = 6
-# Words that open a question, English and Polish: a short message opening with one asks
-# something new ("jaki jest status mojego zgłoszenia?") unless it carries a value asked for.
-QUESTION_OPENERS = QUESTION_WORDS | {
-    "can", "could", "do", "does", "is", "are", "will",
-    "co", "jaki", "jaka", "jakie", "jakiego", "kiedy", "gdzie", "czy", "dlaczego", "czemu",
-    "ile", "jak", "który", "która", "które",
-}  # fmt: skip
-
-# Stems of technical and billing words, English and Polish: the fallback agent's route hints
-# (seed: _infer_route_hint) and extra evidence for the router's classifier (routing/keywords).
-TECH_STEMS = [
-    "sieć",
-    "sieci",
-    "siec",
-    "połącz",
-    "polacz",
-    "internet",
-    "wifi",
-    "wi-fi",
-    "router",
-    "modem",
-    "światłowod",
-    "swiatlowod",
-    "zasięg",
-    "zasieg",
-    "mms",
-    "sms",
-    "apn",
-    "most",
-    "bridge",
-    "ont",
-    "pon",
-    "los",
-    "diod",
-    "prędko",
-    "predko",
-    "ping",
-    "5g",
-    "lte",
-    "dsl",
-    "ftth",
-    "sygnał",
-    "sygnal",
-    "kabel",
-    "restart",
-    "zrywa",
-    "wolny",
-    "wolno",
-    "signal",
-    "slow",
-    "speed",
-    "connect",
-    "drop",
-    "network",
-    "led",
-    "cable",
-    "latency",
-    "outage",
-    "dns",
-    "lag",
-    "fibre",
-    "fiber",
-]
-BILLING_STEMS = [
-    "faktur",
-    "rachun",
-    "płat",
-    "plat",
-    "opłat",
-    "oplat",
-    "zwrot",
-    "kwot",
-    "cena",
-    "cen",
-    "koszt",
-    "abonament",
-    "plan",
-    "zł",
-    "pln",
-    "refund",
-    "invoice",
-    "bill",
-    "charg",
-    "pay",
-    "price",
-    "cost",
-    "subscription",
-    "money",
-    "fee",
-    "overcharg",
-    "obciąż",
-    "obciaz",
-    "nadpłat",
-    "reklamac",
-    "umow",
-    "contract",
-]
-ROUTE_KEYWORDS = KeywordCounts([TECH_STEMS, BILLING_STEMS])
 
 
 def _language(state: TelecomState) -> str:
@@ -384,9 +286,11 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
             language,
             question=latest_question(messages),
         )
-    except Exception:
+    except Exception:  # the model failed or ran out of time: the manual's sentences instead
         logger.exception("technical answer failed")
-        return _reply(prompts.MODEL_ERROR[language], **done)
+        text = from_the_manual(latest_question(messages), [t for _, t in focused], language)
+        if text is None:
+            return _reply(prompts.MODEL_ERROR[language], **done)
     if not text:
         return _reply(prompts.MODEL_ERROR[language], **done)
     flags = {**(state.get("context_flags") or {}), "no_context": False}
@@ -396,16 +300,6 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
 
 
 # -- fallback agent ---------------------------------------------------------------------------
-
-
-def route_hint(text: str) -> str | None:
-    """'technical' or 'billing', whichever has more keywords in the message (advisory only)."""
-    technical, billing = ROUTE_KEYWORDS.counts(text)
-    if technical > billing:
-        return "technical"
-    if billing > technical:
-        return "billing"
-    return None
 
 
 def fallback(state: TelecomState) -> dict[str, Any]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 
 from frontdesk.agentkit.tool_calling import Chooser
+from frontdesk.assistants.telecom.route_words import QUESTION_OPENERS
 from frontdesk.guardrails import normalize_text
-from frontdesk.routing.question_form import QUESTION_WORDS
 
 REFUND_TOOL = "open_refund_case"
 
@@ -41,14 +41,6 @@ _ABOUT_THE_RULES = re.compile(
     r"\brefundable\b|\bprocessed\b|\bwhich account\b|\bzasad\w*|\bregulamin\w*|"
     r"\bile (?:trwa|dni|czasu)\b|\bjak d[lł]ugo\b|\bpodlega\w*|\bkonto\b|\bwraca\b"
 )
-# The core's question words, and the yes/no and Polish openers a billing question starts with.
-_QUESTION_OPENERS = QUESTION_WORDS | frozenset(
-    {
-        "is", "are", "do", "does", "will", "would", "can", "could", "may", "should", "did",
-        "has", "have", "jak", "jaki", "jaka", "jakie", "ile", "kiedy", "dlaczego", "czemu",
-        "co", "gdzie", "ktory", "ktora", "ktore", "czy",
-    }
-)  # fmt: skip
 # A question that asks for the refund itself, not about refunds.
 _ASKS_FOR_IT = re.compile(
     r"^(?:can|could|may) (?:i|we) (?:please )?(?:get|have|ask for|request|claim)\b|"
@@ -77,7 +69,7 @@ def requests_refund(text: str) -> bool:
     # "na jakie konto", "in how many days": the question word after a preposition.
     opening = _PREPOSITION.sub("", _GREETING.sub("", plain))
     words = re.findall(r"[a-z]+", opening.replace("'", ""))
-    if words and words[0] in _QUESTION_OPENERS:
+    if words and words[0] in QUESTION_OPENERS:
         return _ASKS_FOR_IT.search(opening) is not None
     return True
 

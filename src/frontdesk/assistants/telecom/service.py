@@ -23,8 +23,10 @@ from frontdesk.assistants.telecom import billing_agent, nodes
 from frontdesk.assistants.telecom.billing_db import BillingStore
 from frontdesk.assistants.telecom.graph import build_graph
 from frontdesk.assistants.telecom.refund_intent import refund_first
+from frontdesk.assistants.telecom.route_words import ROUTE_KEYWORDS
 from frontdesk.assistants.telecom.settings import TelecomSettings
 from frontdesk.assistants.telecom.state import TelecomContext
+from frontdesk.assistants.telecom.technical import focused_context, from_the_manual, with_sources
 from frontdesk.config import Settings
 from frontdesk.knowledge.glossary import Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
@@ -131,7 +133,7 @@ def build_router(
         cache_dir=settings.index_dir(NAME),
         embeddings_id=models.embeddings_id,
         domain_vectors=knowledge.index.vectors(NAME),
-        lexical=nodes.ROUTE_KEYWORDS,
+        lexical=ROUTE_KEYWORDS,
         lexical_weight=0.5,
     )
     enabled = use_llm and settings.router_llm != "never"
@@ -231,9 +233,17 @@ OUT_OF_TIME = {
 
 
 def out_of_time_answer(state: dict[str, Any]) -> str:
-    """A turn out of time, answered without the model: the titles of the manual sections
-    retrieved for it, and how to reach support."""
-    language = conversation_language(human_texts(state.get("messages") or []))
+    """A turn out of time, answered without the model: the sentences of the manual sections
+    retrieved for it closest to the question, cited; failing those, the sections' titles and
+    how to reach support."""
+    texts = human_texts(state.get("messages") or [])
+    language = conversation_language(texts)
+    hits = state.get("retrieved_context") or []
+    if hits and texts:
+        focused = focused_context(texts[-1], hits, TelecomContext.max_context_chars)
+        quoted = from_the_manual(texts[-1], [text for _, text in focused], language)
+        if quoted:
+            return with_sources(quoted, [hit for hit, _ in focused], language)
     opening, sections_intro, support = OUT_OF_TIME[language]
     sections: list[str] = []
     for hit in state.get("retrieved_context") or []:

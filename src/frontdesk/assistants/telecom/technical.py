@@ -41,10 +41,19 @@ async def grounded_answer(
     report = check_grounding(text, context)
     if report.grounded and not restates_question(text, question):
         return text
-    evidence = report.evidence or tuple(best_sentences(question, context))
-    if evidence:
-        return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(evidence))
-    return render(prompts.NOT_RELIABLE[language])
+    if report.evidence:
+        return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(report.evidence))
+    return from_the_manual(question, context, language) or render(prompts.NOT_RELIABLE[language])
+
+
+def from_the_manual(question: str, context: list[str], language: str) -> str | None:
+    """The answer without the model: the context's sentences closest to `question`, quoted
+    (None when no sentence shares a word with it). What a customer gets when the model's answer
+    fails its check, fails, or would come too late."""
+    sentences = best_sentences(question, context)
+    if not sentences:
+        return None
+    return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(sentences))
 
 
 def focused_context(
