@@ -148,7 +148,7 @@ async def router(
         agents=AGENTS,
     )
     reasoning = routing_reason(decision.label, decision.confidence, route, decision.method)
-    # The retrieval embeds the question: off the event loop, as the technical agent's is.
+    # The router is async and serves every turn: the embedding call runs off the event loop.
     if menu_for_a_manual_question(route, decision.label, text) and not (
         (await asyncio.to_thread(ctx.retriever.retrieve, text)).no_context
     ):
