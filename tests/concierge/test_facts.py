@@ -157,7 +157,7 @@ PRICE_LIST = "What restaurants do you have? Give me a list with prices"
 )
 def test_a_new_question_after_a_price_list_is_not_answered_with_prices(question):
     # Found as a new user: the parking question got "Prices of The Shed Restaurant: ...".
-    from frontdesk.assistants.concierge.service import GLOSSARY
+    from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY as GLOSSARY
     from frontdesk.knowledge.glossary import Glossary
 
     reading = Glossary.load(GLOSSARY).translate(question) or question

@@ -32,8 +32,54 @@ _MONTH_DAY = re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?\b")
 _DAY_MONTH = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}(?!\w)")
 _IN_MONTH = re.compile(rf"\b(?:in|during|for|this|next)\s+{_MONTH}(?!\s*\d)")
 _WEEKDAY = re.compile(
-    r"\b(this|next|on|coming)?\s*(mon|tues?|wed|thu(?:rs)?|fri|sat|sun)(?:day)?s?\b"
+    r"\b(this|next|on|coming)?\s*(mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|sat(?:ur)?|sun)(?:day)?s?\b"
 )
+# The guests of a resort ask in Spanish too ("¿abre el lunes?", "y mañana?"). Their day words
+# are read as the English ones, so one set of rules works the dates out. "Mañana" after "la"
+# is the morning ("por la mañana"), not tomorrow; "pasado mañana" is the day after.
+_SPANISH_DAYS = (
+    (r"pasado\s+ma[nñ]ana", "in two days"),
+    (r"esta\s+noche", "tonight"),
+    (r"(?:este|el)\s+fin(?:de)?\s*(?:de\s+)?semana", "this weekend"),
+    (r"(?:la\s+)?pr[oó]xima\s+semana|la\s+semana\s+que\s+viene", "next week"),
+    (r"esta\s+semana", "this week"),
+    (r"hoy", "today"),
+    (r"(?<!la\s)ma[nñ]ana", "tomorrow"),
+    (r"lunes", "monday"),
+    (r"martes", "tuesday"),
+    (r"mi[eé]rcoles", "wednesday"),
+    (r"jueves", "thursday"),
+    (r"viernes", "friday"),
+    (r"s[aá]bados?", "saturday"),
+    (r"domingos?", "sunday"),
+    (r"(?:el\s+)?pr[oó]ximo", "next"),
+    # and as texts spell them
+    (r"tmrw?|tmrr?ow|2morrow|tomorow|tommorow|tommorrow", "tomorrow"),
+    (r"tonite|2nite|2night", "tonight"),
+    (r"tdy|2day", "today"),
+)
+_SPANISH_DAY = [
+    (re.compile(rf"(?<!\w){spanish}(?!\w)"), english) for spanish, english in _SPANISH_DAYS
+]
+
+
+def _names_a_day(match: re.Match[str]) -> bool:
+    """Whether a weekday match names a day: a bare "sun" is one only with "on", "this",
+    "next" or a part of the day ("sun brunch"), since a casino is called Mohegan Sun and "the
+    sun" is out."""
+    bare = match.group(0).strip() == "sun"
+    return not bare or bool(_PART_OF_DAY.match(match.string, match.end()))
+
+
+_PART_OF_DAY = re.compile(r"\s+(?:night|morning|afternoon|evening|brunch|lunch|dinner)\b")
+
+
+def in_english_day_words(text: str) -> str:
+    """`text` (lower case) with its Spanish day words, and the ones texts shorten ("tmrw"),
+    in plain English: "abre el lunes?" -> "abre el monday?"."""
+    for pattern, english in _SPANISH_DAY:
+        text = pattern.sub(english, text)
+    return text
 
 
 @dataclass(frozen=True)
@@ -77,7 +123,10 @@ def _next_date(today: date, month: int, day: int) -> date | None:
 
 def asked_range(question: str, today: date) -> DateRange | None:
     """The dates `question` asks about, relative to `today`; None when it names none."""
-    text = question.casefold().replace("\u2019", "'")
+    text = in_english_day_words(question.casefold().replace("\u2019", "'"))
+    if re.search(r"\bin two days\b", text):
+        day = today + timedelta(days=2)
+        return DateRange(day, day, f"on {long_date(day)}")
     if re.search(r"\b(tonight|today|this evening)\b", text):
         return DateRange(today, today, "tonight" if "tonight" in text else "today")
     if re.search(r"\btomorrow\b", text):
@@ -113,7 +162,7 @@ def asked_range(question: str, today: date) -> DateRange | None:
         return DateRange(
             start, following - timedelta(days=1), f"in {MONTHS[month - 1].capitalize()}"
         )
-    if match := _WEEKDAY.search(text):
+    if match := next(filter(_names_a_day, _WEEKDAY.finditer(text)), None):
         qualifier, name = match.group(1), match.group(2)
         weekday = next(i for i, w in enumerate(WEEKDAYS) if w.startswith(name[:3]))
         ahead = (weekday - today.weekday()) % 7

@@ -21,6 +21,10 @@ from pathlib import Path
 
 from frontdesk.errors import FrontdeskError
 
+# A guest's Spanish in the English words of a resort's guide: the concierge and the casino host
+# read Spanish questions through it (its header says how it was written).
+SPANISH_RESORT_GLOSSARY = Path(__file__).parent / "data" / "glossary_es_en.tsv"
+
 _WORD = re.compile(r"[\w][\w\-./:]*", re.UNICODE)
 
 
@@ -93,6 +97,18 @@ class Glossary:
                 out.append(entry.target)
             position += len(entry.source)
         return " ".join(out) if matched else None
+
+    def unknown_words(self, text: str) -> list[str]:
+        """The words of `text` no entry covers: kept as written by `translate`, so a rendering
+        with any of them is only partly in the target language."""
+        words = [w.lower().rstrip("-./:") for w in _WORD.findall(text)]
+        unknown, position = [], 0
+        while position < len(words):
+            entry = self._entry_at(words, position)
+            if entry is None:
+                unknown.append(words[position])
+            position += len(entry.source) if entry is not None else 1
+        return unknown
 
     def _entry_at(self, words: list[str], position: int) -> Entry | None:
         for entry in self._by_first.get(words[position][:2], []):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from frontdesk.knowledge.dates import in_english_day_words
+
 DAY_NAMES = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 _ABBREVIATIONS = [name[:3].casefold() for name in DAY_NAMES]
 _DAY = r"(mon|tue|wed|thu|fri|sat|sun)(?:day|sday|nesday|rsday|urday)?s?"
@@ -51,7 +53,7 @@ def hours_by_day(schedule: str) -> dict[int, list[str]]:
 def asked_days(question: str, current_time: str = "") -> list[int]:
     """Days a question asks about: named weekdays, or today/tonight/tomorrow relative to
     `current_time` (which starts with the weekday, "Monday, November 23, 2026, ...")."""
-    words = re.findall(r"[a-z]+", question.casefold())
+    words = re.findall(r"[a-z]+", in_english_day_words(question.casefold()))
     days = [
         i
         for i, name in enumerate(DAY_NAMES)

@@ -56,6 +56,7 @@ from frontdesk.config import Settings
 from frontdesk.guardrails.guard import vector_space_id
 from frontdesk.guardrails.lexical import LEXICAL_ID, WithLexical
 from frontdesk.guardrails.multilabel import load_or_train
+from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
 from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.llm.breaker import BreakerSettings, CircuitBreaker
 from frontdesk.memory.checkpointer import open_checkpointer
@@ -214,6 +215,7 @@ async def build_service(settings: Settings, models: Models) -> CasinoHostService
         breaker=breaker_for(host, store, knowledge.content),
         settings=host,
         learned_gate=learned_gate,
+        glossary=Glossary.load(SPANISH_RESORT_GLOSSARY),
     )
     service = CasinoHostService(build_graph(checkpointer), services, store, resources=resources)
     service.sms = build_gateway(service, host, provider,

@@ -11,7 +11,6 @@ mention at all is answered as absent, never with somebody else's hours or prices
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,128 +25,29 @@ from frontdesk.assistants.concierge.described import (
 from frontdesk.assistants.concierge.events import events_answer
 from frontdesk.assistants.concierge.lists import list_answer
 from frontdesk.assistants.concierge.phrases import phrases
+from frontdesk.knowledge.absence import (
+    STOP_WORDS,
+    content_words,
+    guide_words,
+    known,
+    vocabulary,
+)
+from frontdesk.knowledge.absence import asked_thing as core_asked_thing
+from frontdesk.knowledge.absence import is_absent as core_is_absent
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.schedule import asked_days, hours_by_day
+from frontdesk.routing.asked_field import asked_field
 from frontdesk.routing.followup import asks_its_own_question
 from frontdesk.routing.question_form import asks_whether_exists
 
-_WORD = re.compile(r"[a-z0-9]+")
-# Words that do not tell one item from another.
-_STOP = frozenset(
-    {
-        "the",
-        "a",
-        "an",
-        "and",
-        "or",
-        "of",
-        "at",
-        "in",
-        "on",
-        "to",
-        "for",
-        "is",
-        "are",
-        "there",
-        "do",
-        "does",
-        "you",
-        "your",
-        "have",
-        "has",
-        "any",
-        "i",
-        "we",
-        "my",
-        "me",
-        "it",
-        "its",
-        "what",
-        "whats",
-        "when",
-        "where",
-        "how",
-        "much",
-        "many",
-        "time",
-        "open",
-        "opens",
-        "close",
-        "closes",
-        "mohegan",
-        "sun",
-        "resort",
-        "here",
-        "guys",
-        "got",
-        "some",
-        "this",
-        "that",
-        "s",
-        "with",
-        "can",
-        "get",
-        "about",
-        "tell",
-        "please",
-        "hours",
-        "hour",
-        "price",
-        "cost",
-        "costs",
-        "number",
-        "phone",
-        "call",
-        "which",
-        "one",
-        "ones",
-        "more",
-        "less",
-        "than",
-        "then",
-        "be",
-        "will",
-    }
-)
-# Which field a question asks for, most specific first.
-_FIELDS: list[tuple[str, re.Pattern[str]]] = [
-    ("check_out", re.compile(r"\bcheck[\s-]?out\b|\bcheckout\b")),
-    ("check_in", re.compile(r"\bcheck[\s-]?in\b|\bcheckin\b")),
-    (
-        "phone",
-        re.compile(
-            r"\bphone\b|\b(?:what|which) number\b|\bnumber (?:for|of|to)\b|\bcall\b|\bcontact\b"
-        ),
-    ),
-    (
-        "capacity",
-        re.compile(
-            r"\bcapacity\b|\bhow many (?:people|guests|seats|fans)\b|\bseats?\b|\bhow big\b|\bhold\b"
-        ),
-    ),
-    ("price", re.compile(r"\bhow much\b|\bprice|\bcost|\bexpensive\b|\bcheap|\bpricey\b|\bafford")),
-    (
-        "hours",
-        re.compile(r"\bopen|\bclos(?:e|es|ed|ing)\b|\bhours?\b|\bwhat time\b|\bwhen\b|\blate\b"),
-    ),
-]
+# The resort's own name tells no item from another.
+_PROPERTY_WORDS = frozenset({"mohegan", "sun"})
+_STOP = STOP_WORDS | _PROPERTY_WORDS
 _CHEAPER = re.compile(r"\bcheaper\b|\bless expensive\b|\bmore affordable\b|\bcheapest\b")
 _PRICIER = re.compile(r"\bpricier\b|\bmore expensive\b|\bcostlier\b|\bmost expensive\b|\bfancier\b")
 _BIGGER = re.compile(r"\bbigger\b|\blarger\b|\bholds? more\b|\bmore (?:seats|people)\b|\bsmaller\b")
 _YES_NO = re.compile(r"^(?:is|are|can|could|may|do|does|will|am)\b")
-# What follows "is there a ..." and names the thing asked about, up to where the question goes
-# on about something else ("is there a buffet for breakfast").
-_THING = re.compile(
-    r"^(?:is there|are there|any|have you got|do you (?:guys )?have|does (?:\w+ ){1,2}have)\s+"
-    r"(?:a |an |any |some |the )?(.+?)(?:\s+(?:for|where|that|with|near|in|at|on|to|here|"
-    r"nearby|open|available|around|anywhere)\b.*)?$"
-)
-_POSSESSIVE_THING = re.compile(
-    r"^(?:what are |what's |whats |what is |when (?:is|does|do) |what time (?:is|does|do) |"
-    r"how much (?:is|does|do|are) |where is |where's )(?:the )?(.+?)(?:'s)?\s+"
-    r"(?:hours|open|opens|close|closes|cost|costs|price|prices|located)\b"
-)
 
 
 @dataclass(frozen=True)
@@ -157,26 +57,18 @@ class FactAnswer:
     support: str = ""  # what was worked out besides the items (dates from the clock)
 
 
-def _words(text: str) -> list[str]:
-    folded = text.casefold().replace("\u2019", "'").replace("'s ", " ").replace("'", "")
-    return [
-        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
-        for w in _WORD.findall(folded)
-    ]
+_words = guide_words
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _words(text) if w not in _STOP}
+    return content_words(text, _PROPERTY_WORDS)
 
 
 def _item_words(item: KnowledgeItem) -> frozenset[str]:
     # Read once per item and version: every existence question reads every item.
     key = (item.source, item.category, item.name, item.last_updated)
     if key not in _VOCABULARIES:
-        text = f"{item.name} {_flat(item.fields)}"
-        # "Wi-Fi" is "wifi" to a guest, and "wi" and "fi" to the tokenizer.
-        joined = re.sub(r"(?<=\w)-(?=\w)", "", text)
-        _VOCABULARIES[key] = frozenset(_words(text)) | frozenset(_words(joined))
+        _VOCABULARIES[key] = vocabulary(f"{item.name} {_flat(item.fields)}")
     return _VOCABULARIES[key]
 
 
@@ -191,48 +83,18 @@ def _flat(value: Any) -> str:
     return str(value)
 
 
-def _known(word: str, vocabulary: frozenset[str]) -> bool:
-    if word in vocabulary:
-        return True
-    # "chargers" and "charging", "buffett" (a typo) and "buffet": one word to a guest.
-    if len(word) >= 5 and any(v.startswith(word[:5]) for v in vocabulary if len(v) >= 5):
-        return True
-    return len(word) >= 5 and bool(difflib.get_close_matches(word, vocabulary, n=1, cutoff=0.85))
+_known = known
 
 
 def asked_thing(question: str) -> str | None:
-    """The thing a question asks about when it names one ("a bowling alley", "the foxwoods
-    buffet"), or None. Only the first clause counts ("... anywhere? craving oysters")."""
-    clause = re.split(r"[?!.,;]", question.casefold().replace("\u2019", "'"))[0]
-    text = " ".join(re.findall(r"[a-z0-9']+", clause))
-    for pattern in (_THING, _POSSESSIVE_THING):
-        if match := pattern.match(text):
-            thing = match.group(1).strip()
-            if _content(thing):
-                return thing
-    return None
+    return core_asked_thing(question, _PROPERTY_WORDS)
 
 
 def is_absent(thing: str, items: Sequence[KnowledgeItem], property_text: str = "") -> bool:
-    """Whether the knowledge lacks `thing`: some word of it appears nowhere in the knowledge,
-    and no single item has all of them. "A kids club or babysitting" is absent only if both
-    are."""
+    """Whether the knowledge lacks `thing` (knowledge/absence.py), the resort's own
+    description counted as one more item."""
     vocabularies = [*(_item_words(i) for i in items), frozenset(_words(property_text))]
-    everything = frozenset().union(*vocabularies)
-    for alternative in re.split(r"\s+or\s+", thing):
-        wanted = sorted(_content(alternative))
-        if not wanted:
-            return False
-        if all(_known(w, everything) for w in wanted):
-            return False
-        if any(all(_known(w, v) for w in wanted) for v in vocabularies):
-            return False
-    return True
-
-
-def asked_field(question: str) -> str | None:
-    text = question.casefold()
-    return next((name for name, pattern in _FIELDS if pattern.search(text)), None)
+    return core_is_absent(thing, vocabularies, _PROPERTY_WORDS)
 
 
 def named_items(question: str, items: Sequence[KnowledgeItem]) -> list[KnowledgeItem]:

@@ -29,7 +29,7 @@ from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.formatters import item_details
-from frontdesk.knowledge.glossary import Glossary
+from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.loader import KnowledgeItem, KnowledgeSource, load_knowledge_file
@@ -56,8 +56,6 @@ NAME = "concierge"
 DATA_DIR = Path(__file__).parent / "data"
 KNOWLEDGE_FILE = DATA_DIR / "mohegan_sun.json"
 ROUTER_EXAMPLES = DATA_DIR / "router_examples.jsonl"
-# A Spanish question in the English words of the guide (knowledge/glossary.py).
-GLOSSARY = DATA_DIR / "glossary_es_en.tsv"
 EVAL_DIR = DATA_DIR / "eval"
 
 # Unmistakable greetings skip the classifier (normalised: case-folded, punctuation dropped).
@@ -253,7 +251,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
         max_messages=settings.max_messages,
         validate_with_llm=settings.validator_llm,
         items=list(source.items),
-        glossary=Glossary.load(GLOSSARY),
+        glossary=Glossary.load(SPANISH_RESORT_GLOSSARY),
     )
     info = {
         "assistant": NAME,

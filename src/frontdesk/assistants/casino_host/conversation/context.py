@@ -19,6 +19,7 @@ from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, Con
 from frontdesk.assistants.casino_host.profile import GuestProfile, OfferHistory
 from frontdesk.assistants.casino_host.profile.view import ProfileView
 from frontdesk.assistants.casino_host.settings import CasinoHostSettings
+from frontdesk.knowledge.glossary import Glossary
 from frontdesk.llm.breaker import CircuitBreaker
 from frontdesk.routing.router import IntentRouter
 
@@ -36,6 +37,9 @@ class HostServices:
     # The compliance gate's learned layer (None: the regex layers alone, as with the offline
     # hashing embeddings).
     learned_gate: LearnedLayer | None = None
+    # A Spanish message in the English words the content is written in, for the search and for
+    # telling which venue it asks about (None: the message as written).
+    glossary: Glossary | None = None
 
 
 @dataclass(frozen=True)
@@ -55,6 +59,15 @@ class CasinoHostContext:
         """What the turn's nodes may know of the guest (consent-filtered, < 0.40 left out),
         worked out once per turn."""
         return self.profile.prompt_view(self.now)
+
+    def in_content_words(self, text: str) -> str:
+        """`text` with its English rendering after it when it has Spanish words the glossary
+        knows ("mariscos" -> "seafood"), else `text`."""
+        glossary = self.services.glossary
+        rendering = glossary.translate(text) if glossary is not None else None
+        if not rendering or rendering.casefold() == text.casefold():
+            return text
+        return f"{text} {rendering}"
 
     @property
     def llm(self) -> Any:

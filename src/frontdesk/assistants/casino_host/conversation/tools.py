@@ -40,6 +40,8 @@ class Facts:
     # (name, text), and today's opening periods by venue name.
     items: list[tuple[str, str]] = field(default_factory=list)
     today: dict[str, str] = field(default_factory=dict)
+    # The search's hits, best first: what a reply worked out from one venue's fields reads.
+    hits: list[SearchHit] = field(default_factory=list)
 
     def add(self, line: str, name: str | None = None) -> None:
         """A fact line; with `name`, the line is about that item ("Name: what is true")."""
@@ -60,7 +62,7 @@ def _search(ctx: CasinoHostContext, query: str, categories: tuple[str, ...]) -> 
     """The best items of these categories: one search (one query embedding), then the filter;
     a search per category cost a turn most of its time."""
     hits = ctx.services.search.search(
-        ctx.catalog.casino_id, query, k=SEARCH_K * SEARCH_DEPTH, now=ctx.now
+        ctx.catalog.casino_id, ctx.in_content_words(query), k=SEARCH_K * SEARCH_DEPTH, now=ctx.now
     )
     return [hit for hit in hits if hit.category in categories][:SEARCH_K]
 
@@ -97,6 +99,7 @@ def get_restaurant_hours(ctx: CasinoHostContext, venue: Venue, facts: Facts) -> 
 
 def _with_hits(ctx: CasinoHostContext, facts: Facts, hits: list[SearchHit], tool: str) -> None:
     facts.tools.append(tool)
+    facts.hits.extend(hits)
     for hit in hits:
         facts.add(_item_line(hit), hit.name)
         if isinstance(hit.item, Venue):

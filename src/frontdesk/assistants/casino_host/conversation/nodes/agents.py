@@ -23,11 +23,18 @@ from langgraph.types import Command
 from frontdesk.agentkit.streaming import message_text
 from frontdesk.agentkit.validation import without_restated_question
 from frontdesk.assistants.casino_host.conversation import prompts, tools
+from frontdesk.assistants.casino_host.conversation.absent_reply import absent_reply
 from frontdesk.assistants.casino_host.conversation.composed import composed_reply
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.field_reply import (
+    FieldReply,
+    field_reply,
+    previous_question,
+)
 from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     guest_text,
+    guest_texts,
     reply,
 )
 from frontdesk.assistants.casino_host.conversation.nodes.understanding import with_opening
@@ -106,6 +113,15 @@ async def call_model(ctx: CasinoHostContext, messages: list[BaseMessage]) -> str
     return message_text(answer).strip() or None
 
 
+def _worked_out(
+    state: dict[str, Any], ctx: CasinoHostContext, facts: tools.Facts
+) -> FieldReply | None:
+    texts = guest_texts(state.get("messages") or [])
+    return field_reply(
+        ctx, guest_text(state), state.get("language") or "en", facts.hits, previous_question(texts)
+    )
+
+
 def escalated_reply(state: dict[str, Any], ctx: CasinoHostContext) -> dict[str, Any]:
     """The guest asked for a person (or complained): told who will answer and when."""
     language = state.get("language") or "en"
@@ -133,6 +149,14 @@ def make_agent(agent: str) -> Callable[..., Awaitable[Command]]:
 async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> Command:
     if agent == HOST_AGENT and state.get("query_type") == "sensitive":
         return Command(goto=VALIDATE, update=escalated_reply(state, ctx))
+    language = state.get("language") or "en"
+    if agent != COMP_AGENT and (lacking := absent_reply(ctx, guest_text(state), language)):
+        # Something the casino does not have: said so in code, never a look-alike's hours.
+        update = {"retrieved_context": [], "offer": None, "used_tools": ["absent_reply"],
+                  "model_failed": False}  # fmt: skip
+        update = reply(state, with_opening(state, ctx, lacking), agent, skip_validation=False,
+                       **update)  # fmt: skip
+        return Command(goto=VALIDATE, update=update)
     handoffs = list(state.get("handoffs") or [])
     facts = run_tools(agent, ctx, state)
     target = handoff_target(agent, bool(facts.lines), handoffs)
@@ -146,12 +170,22 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
         "used_tools": facts.tools,
         "model_failed": False,
     }
-    language = state.get("language") or "en"
     if not facts.lines:
         text = prompts.say(prompts.NOTHING_FOUND, language, **casino_values(ctx))
         update = reply(state, with_opening(state, ctx, text), agent, skip_validation=True, **update)
         return Command(goto=VALIDATE, update=update)
     retry = int(state.get("retry_count") or 0) > 0
+    if agent != COMP_AGENT and not retry and (worked := _worked_out(state, ctx, facts)):
+        # A field of one venue (its hours on the asked day, its price...) is stated in code,
+        # without the model (field_reply.py).
+        update = {
+            **update,
+            "retrieved_context": [{"content": worked.fact}, *update["retrieved_context"]],
+            "used_tools": [*facts.tools, "field_reply"],
+        }
+        update = reply(state, with_opening(state, ctx, worked.text), agent,
+                       skip_validation=False, **update)  # fmt: skip
+        return Command(goto=VALIDATE, update=update)
     if retry and (composed := composed_reply(facts, language, guest_text(state))):
         # The second attempt restates the facts in code: asked again, the model mostly
         # repeats its mistake (composed.py).

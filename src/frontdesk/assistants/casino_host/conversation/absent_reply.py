@@ -1,0 +1,94 @@
+"""The reply to a question about something the casino does not have ("is there a bowling
+alley?", "¿tienen bolera?"), worked out in code.
+
+Shown the nearest items, the 0.5B model answers such a question with a look-alike's hours or
+price. Whether any of the casino's items holds every word of the asked thing is decided in
+the core (knowledge/absence.py); when none does, the host says so, in the guest's language,
+and offers to help with something else. A Spanish thing is judged by its English rendering,
+and only when the glossary knows every one of its words: a word it does not know ("alberca")
+may well be something the casino has. Nor is a thing absent that the embedder finds close to
+one of the casino's venues by name and kind: "gym" is the Fitness Center, whose words never say
+gym (cosine 0.59, where a bowling alley, a water park or a Cheesecake Factory came closest to a
+venue at 0.41-0.50, both casinos, 24 things tried on 2026-11-29).
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+
+from frontdesk.assistants.casino_host.content import Catalog
+from frontdesk.assistants.casino_host.content.documents import knowledge_items
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.knowledge.absence import asked_thing, guide_words, is_absent, vocabulary
+
+# A thing this close to a venue's "name (kind)" is taken for that venue under another word.
+CLOSE_TO_A_VENUE = 0.55
+PHRASES = {
+    "en": "Sorry, {casino} doesn't have {thing}. Happy to help with dining, shows or the spa!",
+    "es": "Lo siento, {casino} no tiene {thing}. ¿Le ayudo con restaurantes, shows o el spa?",
+}
+
+
+@functools.lru_cache(maxsize=16)
+def _vocabularies(catalog: Catalog) -> tuple[frozenset[str], ...]:
+    """Every item's words, read once per loaded catalog."""
+    texts = [
+        f"{item.name} {' '.join(map(str, item.fields.values()))}"
+        for item in knowledge_items(catalog)
+    ]
+    casino = catalog.casino
+    return (*(vocabulary(text) for text in texts), vocabulary(f"{casino.name} {casino.address}"))
+
+
+@functools.lru_cache(maxsize=16)
+def _venue_vectors(catalog: Catalog, embeddings: Embeddings) -> np.ndarray:
+    labels = [f"{venue.name} ({venue.kind.replace('_', ' ')})" for venue in catalog.venues()]
+    return _unit(np.array(embeddings.embed_documents(labels), dtype=np.float32))
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(vectors, axis=-1, keepdims=True)
+    return vectors / np.where(norms == 0, 1, norms)
+
+
+def resembles_a_venue(catalog: Catalog, embeddings: Embeddings, thing: str) -> bool:
+    """Whether `thing` is, to the embedder, one of the casino's venues by another word."""
+    venues = _venue_vectors(catalog, embeddings)
+    if not len(venues):
+        return False
+    asked = _unit(np.array(embeddings.embed_query(thing), dtype=np.float32))
+    return float((venues @ asked).max()) >= CLOSE_TO_A_VENUE
+
+
+def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | None:
+    """ "{Casino} doesn't have a bowling alley", or None when the question asks for no thing or
+    the casino may have it."""
+    casino = ctx.catalog.casino
+    own_name = guide_words(casino.name)
+    thing = asked_thing(question, own_name)
+    if thing is None:
+        return None
+    english = thing
+    if language == "es":
+        glossary = ctx.services.glossary
+        if glossary is None or glossary.unknown_words(thing):
+            return None
+        english = glossary.translate(thing) or thing
+    if not is_absent(english, _vocabularies(ctx.catalog), own_name):
+        return None
+    if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english):
+        return None
+    phrase = PHRASES["es" if language == "es" else "en"]
+    return phrase.format(casino=casino.name, thing=_with_article(thing, language))
+
+
+def _with_article(thing: str, language: str) -> str:
+    words = thing.split()
+    if words and words[0] in ("a", "an", "any", "the", "un", "una", "el", "la"):
+        return thing
+    if language == "es" or (thing.endswith("s") and not thing.endswith("ss")):
+        return thing  # "no tiene bolera", "doesn't have water slides"
+    return f"{'an' if thing[:1] in 'aeiou' else 'a'} {thing}"

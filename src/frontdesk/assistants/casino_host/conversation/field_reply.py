@@ -1,0 +1,274 @@
+"""Replies worked out in code from one venue's fields: its hours on the asked day, its price,
+where it is, its dress code, reservations, phone, capacity and age rule.
+
+Shown a venue's facts, the 0.5B model answered "is the steakhouse open Monday?" with today's
+hours, and said yes to a restaurant closed on Mondays. When a guest asks one of these fields of
+one venue (named, found by the search for the question's own words, or the one the guest asked
+about just before: "and on sunday?"), the reply is the field itself, in the guest's language,
+with no model call. Anything else goes to the model as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from frontdesk.assistants.casino_host.content import SearchHit, Venue
+from frontdesk.assistants.casino_host.content.hours import clock_text
+from frontdesk.assistants.casino_host.conversation.composed import about_question
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.knowledge.dates import asked_range
+from frontdesk.knowledge.focus import names_item
+from frontdesk.routing.asked_field import asked_field
+from frontdesk.routing.followup import asks_its_own_question, is_follow_up
+
+DAYS = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+}
+# The content's own values, as a Spanish-speaking guest reads them.
+SPANISH_VALUES = {
+    "Casual": "informal",
+    "Smart casual": "elegante informal",
+    "Business casual": "semiformal",
+    "Formal": "formal",
+    "Walk-in only": "sin reserva, por orden de llegada",
+    "Accepted": "se aceptan",
+    "Recommended": "recomendadas",
+    "Required": "obligatorias",
+    "All ages": "todas las edades",
+}
+PHRASES = {
+    "en": {
+        "closed": "{name} is closed on {day}.",
+        "open": "{name} is open {periods} on {day}.",
+        "all_day": "{name} is open 24 hours on {day}.",
+        "week": "{name} hours: {week}.",
+        "price": "{name}: {price}.",
+        "where": "{name} is in {location}.",
+        "dress": "Dress code at {name}: {value}{note}.",
+        "reservations": "Reservations at {name}: {value}{note}.",
+        "phone": "You can reach {name} at {phone}.",
+        "capacity": "{name} holds {value:,} guests.",
+        "age": "{name}: {value}{note}.",
+        "kids_yes": "Kids are welcome at {name}",
+        "kids_no": "{name} is not open to kids",
+    },
+    "es": {
+        "closed": "{name} está cerrado el {day}.",
+        "open": "{name} abre el {day} de {periods}.",
+        "all_day": "{name} abre las 24 horas el {day}.",
+        "week": "Horario de {name}: {week}.",
+        "price": "En {name} los precios van de {price}.",
+        "where": "{name} está en {location}.",
+        "dress": "Código de vestimenta en {name}: {value}.",
+        "reservations": "Reservas en {name}: {value}.",
+        "phone": "El teléfono de {name} es {phone}.",
+        "capacity": "{name} tiene capacidad para {value:,} personas.",
+        "age": "{name}: {value}.",
+        "kids_yes": "Los niños son bienvenidos en {name}",
+        "kids_no": "{name} no admite niños",
+    },
+}
+
+
+@dataclass(frozen=True)
+class FieldReply:
+    text: str
+    venue: str  # the venue's name: what the reply is about
+    fact: str  # the venue's line the reply restates, for the grounding check
+
+
+def previous_question(messages_text: Sequence[str]) -> str | None:
+    """The guest's message before this one, if any."""
+    return messages_text[-2] if len(messages_text) >= 2 else None
+
+
+def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]) -> Venue | None:
+    """The venue `question` asks about: one of this casino's it names (in full first), else
+    the best hit that is a venue and about the question's own words."""
+    venues = ctx.catalog.venues()
+    for exact in (True, False):
+        named = [v for v in venues if names_item(question, v.name, exact=exact)]
+        if named:
+            return max(named, key=lambda v: len(v.name))
+    reading = ctx.in_content_words(question)  # "mariscos" is about seafood
+    for hit in hits:
+        if isinstance(hit.item, Venue) and about_question(reading, hit.name, hit.content):
+            return hit.item
+    return None
+
+
+def field_reply(
+    ctx: CasinoHostContext,
+    question: str,
+    language: str,
+    hits: Sequence[SearchHit],
+    previous: str | None = None,
+) -> FieldReply | None:
+    """The reply the asked field of the asked venue makes, or None when the question asks no
+    field, no venue is clearly asked about, or the venue does not state that field."""
+    leans_back = previous is not None and is_follow_up(question)
+    field = asked_field(question)
+    if field is None and leans_back and not asks_its_own_question(question):
+        field = asked_field(previous or "")
+    if field is None:
+        return None
+    venue = asked_venue(ctx, question, hits)
+    if venue is None and leans_back:
+        venue = asked_venue(ctx, previous or "", ())
+    if venue is None:
+        return None
+    words = PHRASES["es" if language == "es" else "en"]
+    spanish = language == "es"
+    today = ctx.catalog.local(ctx.now).date()
+    asked = asked_range(question, today)
+    if asked is None and leans_back and field == "hours":
+        asked = asked_range(previous or "", today)
+    day = asked.start if asked is not None and asked.start == asked.end else None
+    if field == "hours" and day is None and asks_about_now(question):
+        day = today
+    text = _FIELD_TEXT.get(field, _nothing)(ctx, venue, words, spanish, day)
+    if text is None:
+        return None
+    return FieldReply(text, venue.name, venue_fact(venue))
+
+
+def asks_about_now(question: str) -> bool:
+    """An hours question about no particular day ("is the spa open?") is about today."""
+    return asked_field(question) == "hours" and not any(
+        w in question.casefold() for w in ("hours", "horario", "schedule")
+    )
+
+
+def hours_text(
+    ctx: CasinoHostContext, venue: Venue, words: dict[str, str], spanish: bool, day: date | None
+) -> str | None:
+    if venue.hours is None:
+        return None
+    if day is None:
+        return words["week"].format(name=venue.name, week=venue.hours.text())
+    hours = ctx.catalog.hours_on(venue.id, day)
+    if hours is None:
+        return None
+    day_name = DAYS["es" if spanish else "en"][day.weekday()]
+    if hours.closed:
+        return words["closed"].format(name=venue.name, day=day_name)
+    if hours.round_the_clock:
+        return words["all_day"].format(name=venue.name, day=day_name)
+    periods = " y " if spanish else " and "
+    text = periods.join(
+        f"{clock_text(p.opens.time())}-{clock_text(p.closes.time())}" for p in hours.periods
+    )
+    return words["open"].format(name=venue.name, periods=text, day=day_name)
+
+
+def price_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], spanish: bool, __: date | None
+) -> str | None:
+    low, high = venue.price_from_usd, venue.price_to_usd
+    if low is None or high is None:
+        return None
+    span = f"${low:,.0f} {'a' if spanish else 'to'} ${high:,.0f}"
+    if not spanish and venue.price_note:
+        span = venue.price_note
+    return words["price"].format(name=venue.name, price=span)
+
+
+def _value_with_note(
+    venue: Venue,
+    value: str | None,
+    note: str | None,
+    key: str,
+    words: dict[str, str],
+    spanish: bool,
+) -> str | None:
+    if value is None:
+        return None
+    shown = SPANISH_VALUES.get(value, value) if spanish else value
+    extra = f" ({note})" if note and not spanish else ""
+    return words[key].format(name=venue.name, value=shown, note=extra)
+
+
+def dress_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], spanish: bool, __: date | None
+) -> str | None:
+    return _value_with_note(venue, venue.dress_code, venue.dress_code_note, "dress", words, spanish)
+
+
+def reservations_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], spanish: bool, __: date | None
+) -> str | None:
+    value, note = venue.reservations, venue.reservations_note
+    return _value_with_note(venue, value, note, "reservations", words, spanish)
+
+
+def where_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], __: bool, ___: date | None
+) -> str | None:
+    if not venue.location:
+        return None
+    return words["where"].format(name=venue.name, location=venue.location)
+
+
+def phone_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], __: bool, ___: date | None
+) -> str | None:
+    return words["phone"].format(name=venue.name, phone=venue.phone) if venue.phone else None
+
+
+def capacity_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], __: bool, ___: date | None
+) -> str | None:
+    if venue.capacity is None:
+        return None
+    return words["capacity"].format(name=venue.name, value=venue.capacity)
+
+
+def age_text(
+    _: CasinoHostContext, venue: Venue, words: dict[str, str], spanish: bool, __: date | None
+) -> str | None:
+    if venue.age_restriction is not None:
+        return _value_with_note(venue, venue.age_restriction, venue.age_note, "age", words, spanish)
+    if venue.kids_allowed is None:
+        return None
+    key = "kids_yes" if venue.kids_allowed else "kids_no"
+    return words[key].format(name=venue.name) + "."
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+_FIELD_TEXT: dict[
+    str, Callable[[CasinoHostContext, Venue, dict[str, str], bool, date | None], str | None]
+] = {
+    "hours": hours_text,
+    "price": price_text,
+    "dress_code": dress_text,
+    "reservations": reservations_text,
+    "location": where_text,
+    "phone": phone_text,
+    "capacity": capacity_text,
+    "age": age_text,
+}
+
+
+def venue_fact(venue: Venue) -> str:
+    """The venue's fields as one line the grounding check reads: every time, price, phone and
+    place the reply may state."""
+    parts = [f"{venue.name}:"]
+    if venue.location:
+        parts.append(f"Located in {venue.location}.")
+    if venue.hours is not None:
+        parts.append(f"Hours: {venue.hours.text()}.")
+    if venue.price_note or venue.price_from_usd is not None:
+        low, high = venue.price_from_usd, venue.price_to_usd
+        prices = f"${low:,.0f} to ${high:,.0f}" if low is not None and high is not None else ""
+        parts.append(f"Prices: {venue.price_note or ''} {prices}.")
+    if venue.phone:
+        parts.append(f"Phone: {venue.phone}.")
+    if venue.capacity:
+        parts.append(f"Capacity: {venue.capacity:,}.")
+    return " ".join(parts)

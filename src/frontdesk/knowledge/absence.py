@@ -1,0 +1,205 @@
+"""Does the guide have the thing a guest asks about? ("is there a bowling alley?", "do you
+have a Cheesecake Factory?")
+
+A small model shown the nearest items answers such a question with a look-alike's hours or
+price. Whether any item's words hold every word of the asked thing is plain code: when none
+does, the assistant says the place lacks it instead of asking the model.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Sequence
+
+from frontdesk.guardrails import normalize_text
+
+_WORD = re.compile(r"[a-z0-9]+")
+# Words that do not tell one item from another.
+STOP_WORDS = frozenset(
+    {
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "at",
+        "in",
+        "on",
+        "to",
+        "for",
+        "is",
+        "are",
+        "there",
+        "do",
+        "does",
+        "you",
+        "your",
+        "have",
+        "has",
+        "any",
+        "i",
+        "we",
+        "my",
+        "me",
+        "it",
+        "its",
+        "what",
+        "whats",
+        "when",
+        "where",
+        "how",
+        "much",
+        "many",
+        "time",
+        "open",
+        "opens",
+        "close",
+        "closes",
+        "resort",
+        "here",
+        "guys",
+        "got",
+        "some",
+        "this",
+        "that",
+        "s",
+        "with",
+        "can",
+        "get",
+        "about",
+        "tell",
+        "please",
+        "hours",
+        "hour",
+        "price",
+        "cost",
+        "costs",
+        "number",
+        "phone",
+        "call",
+        "which",
+        "one",
+        "ones",
+        "more",
+        "less",
+        "than",
+        "then",
+        "be",
+        "will",
+    }
+)
+# What follows "is there a ..." and names the thing asked about, up to where the question goes
+# on about something else ("is there a buffet for breakfast").
+_THING = re.compile(
+    r"^(?:is there|are there|any|have you got|do you (?:guys )?have|does (?:\w+ ){1,2}have)\s+"
+    r"(?:a |an |any |some |the )?(.+?)(?:\s+(?:for|where|that|with|near|in|at|on|to|here|"
+    r"nearby|open|available|around|anywhere)\b.*)?$"
+)
+_POSSESSIVE_THING = re.compile(
+    r"^(?:what are |what's |whats |what is |when (?:is|does|do) |what time (?:is|does|do) |"
+    r"how much (?:is|does|do|are) |where is |where's )(?:the )?(.+?)(?:'s)?\s+"
+    r"(?:hours|open|opens|close|closes|cost|costs|price|prices|located)\b"
+)
+
+
+# The same in Spanish: "hay bolera?", "tienen un buffet chino?", "¿hay algún spa para niños?".
+_SPANISH_THING = re.compile(
+    r"^(?:hay|tienen|tienes|tiene|cuentan con|existe)\s+(?:un |una |unos |unas |algun |alguna |"
+    r"algunos |algunas |el |la |los |las )?(.+?)(?:\s+(?:para|donde|que|con|cerca|en|aqui|aca|"
+    r"abiert[oa]s?|por)\b.*)?$"
+)
+
+
+_GREETING = frozenset(
+    [
+        "hi",
+        "hello",
+        "hey",
+        "hiya",
+        "yo",
+        "hola",
+        "buenas",
+        "buenos",
+        "dias",
+        "tardes",
+        "noches",
+        "good",
+        "morning",
+        "evening",
+        "afternoon",
+        "there",
+        "guys",
+        "all",
+        "ok",
+        "okay",
+        "oye",
+    ]
+)
+
+
+def guide_words(text: str) -> list[str]:
+    """`text`'s words, case-folded, with a plural's "s" dropped ("bars" -> "bar")."""
+    folded = text.casefold().replace("\u2019", "'").replace("'s ", " ").replace("'", "")
+    return [
+        w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        for w in _WORD.findall(folded)
+    ]
+
+
+def content_words(text: str, ignore: Iterable[str] = ()) -> set[str]:
+    """The words of `text` that tell one item from another (not "the", "open", "hours", nor
+    the `ignore` words: the place's own name)."""
+    return {w for w in guide_words(text) if w not in STOP_WORDS} - set(ignore)
+
+
+def vocabulary(text: str) -> frozenset[str]:
+    """Every word an item's text holds, with hyphenated words joined too ("Wi-Fi" is "wifi"
+    to a guest, and "wi" and "fi" to the tokenizer)."""
+    joined = re.sub(r"(?<=\w)-(?=\w)", "", text)
+    return frozenset(guide_words(text)) | frozenset(guide_words(joined))
+
+
+def known(word: str, words: frozenset[str]) -> bool:
+    """Whether `word` is one of `words`, as a guest would mean it."""
+    if word in words:
+        return True
+    # "chargers" and "charging", "buffett" (a typo) and "buffet": one word to a guest.
+    if len(word) >= 5 and any(v.startswith(word[:5]) for v in words if len(v) >= 5):
+        return True
+    return len(word) >= 5 and bool(difflib.get_close_matches(word, words, n=1, cutoff=0.85))
+
+
+def asked_thing(question: str, ignore: Iterable[str] = ()) -> str | None:
+    """The thing a question asks about when it names one ("a bowling alley", "the foxwoods
+    buffet"), or None. Only the first clause counts ("... anywhere? craving oysters")."""
+    folded = normalize_text(question).replace("\u2019", "'")
+    clauses = [" ".join(re.findall(r"[a-z0-9']+", c)) for c in re.split(r"[?!.,;]", folded)]
+    # "hola, tienen alberca?": the question is the first clause that is not a greeting.
+    asking = [c for c in clauses if c and not set(c.split()) <= _GREETING]
+    text = re.sub(r"^(?:y|and|oye|so|ok|okay)\s+", "", asking[0]) if asking else ""
+    for pattern in (_THING, _POSSESSIVE_THING, _SPANISH_THING):
+        if match := pattern.match(text):
+            thing = match.group(1).strip()
+            if content_words(thing, ignore):
+                return thing
+    return None
+
+
+def is_absent(
+    thing: str, vocabularies: Sequence[frozenset[str]], ignore: Iterable[str] = ()
+) -> bool:
+    """Whether a guide whose items have these `vocabularies` lacks `thing`: some word of it
+    appears nowhere in the guide, and no single item has all of them. "A kids club or
+    babysitting" is absent only if both are."""
+    everything = frozenset().union(*vocabularies)
+    for alternative in re.split(r"\s+or\s+", thing):
+        wanted = sorted(content_words(alternative, ignore))
+        if not wanted:
+            return False
+        if all(known(w, everything) for w in wanted):
+            return False
+        if any(all(known(w, v) for w in wanted) for v in vocabularies):
+            return False
+    return True

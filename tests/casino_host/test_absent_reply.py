@@ -1,0 +1,65 @@
+"""Questions about something the casino does not have, answered in code (absent_reply.py)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from langchain_core.embeddings import Embeddings
+
+from frontdesk.assistants.casino_host.content import CasinoContent
+from frontdesk.assistants.casino_host.conversation.absent_reply import absent_reply
+from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
+
+
+class Words(Embeddings):
+    """An embedder that knows one synonym: a gym is a fitness centre. Everything else is far
+    from everything else."""
+
+    def _vector(self, text: str) -> list[float]:
+        if "gym" in text.casefold() or "fitness" in text.casefold():
+            return [1.0, 0.0]
+        return [0.0, 1.0 if hash(text) % 2 else -1.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [[0.0, 0.0] if "fitness" not in t.casefold() else self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+@pytest.fixture(scope="module")
+def content():
+    return CasinoContent.load()
+
+
+def ask(content, casino_id, question, language="en"):
+    services = SimpleNamespace(
+        glossary=Glossary.load(SPANISH_RESORT_GLOSSARY), search=SimpleNamespace(embeddings=Words())
+    )
+    ctx = SimpleNamespace(catalog=content.catalog(casino_id), services=services)
+    return absent_reply(ctx, question, language)
+
+
+def test_a_thing_the_casino_lacks_is_said_to_be_missing(content):
+    assert ask(content, "bellagio", "is there a bowling alley?") == (
+        "Sorry, Bellagio doesn't have a bowling alley. Happy to help with dining, shows or the spa!"
+    )
+
+
+@pytest.mark.parametrize("question", ["is there a spa?", "any bars", "is there a buffet"])
+def test_a_thing_the_casino_has_is_left_to_the_agents(content, question):
+    assert ask(content, "mohegan_sun", question) is None
+
+
+def test_a_venue_under_another_word_is_not_missing(content):
+    # Bellagio's Fitness Center never says "gym"; the embedder puts them together.
+    assert ask(content, "bellagio", "is there a gym") is None
+
+
+def test_spanish_only_when_the_glossary_knows_every_word(content):
+    assert ask(content, "mohegan_sun", "¿tienen alberca?", "es") is None  # not in the glossary
+    # "cine" is "movie theater" to the glossary, and neither casino lists one.
+    assert ask(content, "bellagio", "¿hay cine?", "es") == (
+        "Lo siento, Bellagio no tiene cine. ¿Le ayudo con restaurantes, shows o el spa?"
+    )

@@ -1,0 +1,90 @@
+"""Replies worked out from one venue's fields, without the model (field_reply.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from frontdesk.assistants.casino_host.content import CasinoContent
+from frontdesk.assistants.casino_host.conversation.field_reply import field_reply
+
+STEAKHOUSE = "Michael Jordan's Steak House"  # Mon-Thu 17-22, Fri-Sat 17-23, Sun brunch + dinner
+SUNDAY_AFTERNOON = datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("America/New_York"))
+
+
+@pytest.fixture(scope="module")
+def mohegan():
+    return CasinoContent.load().catalog("mohegan_sun")
+
+
+def ask(catalog, question, language="en", previous=None, now=SUNDAY_AFTERNOON):
+    ctx = SimpleNamespace(catalog=catalog, now=now, in_content_words=lambda text: text)
+    found = field_reply(ctx, question, language, [], previous)
+    return found.text if found else None
+
+
+def closed_days(catalog):
+    """(venue, a weekday name it is closed on) for the first venue closed on some day."""
+    for venue in catalog.venues():
+        if venue.hours is None:
+            continue
+        for offset in range(7):
+            day = SUNDAY_AFTERNOON.date().toordinal() + offset
+            hours = catalog.hours_on(venue.id, datetime.fromordinal(day).date())
+            if hours is not None and hours.closed:
+                return venue, datetime.fromordinal(day).strftime("%A")
+    raise AssertionError("the demo data has no venue with a closed day")
+
+
+def test_the_hours_on_the_asked_day_not_today(mohegan):
+    assert ask(mohegan, "is michael jordan's open on monday?") == (
+        f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Monday."
+    )
+
+
+def test_a_day_the_venue_is_closed_is_said_to_be_closed(mohegan):
+    venue, day = closed_days(mohegan)
+    assert ask(mohegan, f"is {venue.name} open on {day}?") == f"{venue.name} is closed on {day}."
+
+
+def test_a_follow_up_keeps_the_venue_and_the_field(mohegan):
+    previous = "is michael jordan's open on monday?"
+    assert ask(mohegan, "and on sunday?", previous=previous) == (
+        f"{STEAKHOUSE} is open 11:00 AM-3:00 PM and 5:00 PM-10:00 PM on Sunday."
+    )
+    assert ask(mohegan, "where is it?", previous=previous) == (
+        f"{STEAKHOUSE} is in Casino of the Sky."
+    )
+
+
+def test_in_spanish(mohegan):
+    assert ask(mohegan, "¿a qué hora abre Michael Jordan's el lunes?", "es") == (
+        f"{STEAKHOUSE} abre el lunes de 5:00 PM-10:00 PM."
+    )
+    assert ask(mohegan, "cuánto cuesta michael jordan's?", "es") == (
+        f"En {STEAKHOUSE} los precios van de $42 a $135."
+    )
+
+
+def test_other_fields_in_the_venues_own_words(mohegan):
+    assert ask(mohegan, "how much is michael jordan's steak house") == (
+        f"{STEAKHOUSE}: entrees $42-$135."
+    )
+    assert ask(mohegan, "dress code at michael jordan's?") == (
+        f"Dress code at {STEAKHOUSE}: Smart casual (No tank tops, athletic wear or flip-flops)."
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what time does the bowling alley open",  # no such venue
+        "tell me about michael jordan's",  # no field asked
+        "is it open on monday?",  # nothing named and nothing before
+    ],
+)
+def test_no_reply_without_one_venue_and_one_field(mohegan, question):
+    assert ask(mohegan, question) is None

@@ -1,0 +1,30 @@
+import pytest
+
+from frontdesk.routing.asked_field import asked_field
+
+
+@pytest.mark.parametrize(
+    ("question", "field"),
+    [
+        ("whens checkout", "check_out"),
+        ("what number do i call to check in", "check_in"),
+        ("how much is the buffet", "price"),
+        ("is the steakhouse open monday?", "hours"),
+        ("wut time does the pool close tmrw", "hours"),
+        ("¿a qué hora abre el spa el sábado?", "hours"),
+        ("¿cuánto cuesta el bufé?", "price"),
+        ("do i need a reservation at tuscany", "reservations"),
+        ("can i wear jeans to the steakhouse", "dress_code"),
+        ("where's the sportsbook", "location"),
+        ("¿dónde está el spa?", "location"),
+        ("can my kids come to the comedy club", "age"),
+        ("teléfono del spa", "phone"),
+    ],
+)
+def test_the_field_a_question_asks_in_english_or_spanish(question, field):
+    assert asked_field(question) == field
+
+
+@pytest.mark.parametrize("question", ["hi there", "tell me about the arena", "hola, qué tal"])
+def test_a_question_that_asks_no_field(question):
+    assert asked_field(question) is None
