@@ -9,9 +9,11 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from frontdesk.assistants.casino_host.content import CasinoContent
-from frontdesk.assistants.casino_host.conversation.field_reply import field_reply
+from frontdesk.assistants.casino_host.conversation.field_reply import Before, field_reply
+from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
 
 STEAKHOUSE = "Michael Jordan's Steak House"  # Mon-Thu 17-22, Fri-Sat 17-23, Sun brunch + dinner
+GLOSSARY = Glossary.load(SPANISH_RESORT_GLOSSARY)
 SUNDAY_AFTERNOON = datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("America/New_York"))
 
 
@@ -21,8 +23,12 @@ def mohegan():
 
 
 def ask(catalog, question, language="en", previous=None, now=SUNDAY_AFTERNOON):
-    ctx = SimpleNamespace(catalog=catalog, now=now, in_content_words=lambda text: text)
-    found = field_reply(ctx, question, language, [], previous)
+    services = SimpleNamespace(glossary=GLOSSARY)
+    ctx = SimpleNamespace(
+        catalog=catalog, now=now, services=services, in_content_words=lambda text: text
+    )
+    before = Before(previous) if previous else None
+    found = field_reply(ctx, question, language, [], before)
     return found.text if found else None
 
 
@@ -88,3 +94,32 @@ def test_other_fields_in_the_venues_own_words(mohegan):
 )
 def test_no_reply_without_one_venue_and_one_field(mohegan, question):
     assert ask(mohegan, question) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        # named by a word of its name alone, and a day with no field: is it open then?
+        ("can we do dinner at tuscany tonight?", "Todd English's Tuscany is open"),
+        ("need the # for michael jordans steak house", "You can reach Michael Jordan's"),
+    ],
+)
+def test_a_venue_by_one_word_and_questions_without_a_field_word(mohegan, question, reply):
+    assert (ask(mohegan, question) or "").startswith(reply)
+
+
+def test_where_only_for_a_named_venue(mohegan):
+    # "where can we grab a cocktail" asks for a recommendation: the agents make it.
+    assert ask(mohegan, "where can we grab a nice cocktail rn") is None
+
+
+def test_a_follow_up_about_the_venue_the_host_answered_about(mohegan):
+    before = Before("where can we eat steak tonight", "Try Michael Jordan's Steak House!")
+    ctx = SimpleNamespace(
+        catalog=mohegan,
+        now=SUNDAY_AFTERNOON,
+        services=SimpleNamespace(glossary=GLOSSARY),
+        in_content_words=lambda text: text,
+    )
+    found = field_reply(ctx, "how much is it", "en", [], before)
+    assert found is not None and found.text == f"{STEAKHOUSE}: entrees $42-$135."

@@ -93,7 +93,8 @@ STOP_WORDS = frozenset(
 # What follows "is there a ..." and names the thing asked about, up to where the question goes
 # on about something else ("is there a buffet for breakfast").
 _THING = re.compile(
-    r"^(?:is there|are there|any|have you got|do you (?:guys )?have|does (?:\w+ ){1,2}have)\s+"
+    r"^(?:is there|are there|any|have you got|do (?:you|u|ya|y'all) (?:guys |all )?(?:have|got)|"
+    r"does (?:\w+ ){1,2}have)\s+"
     r"(?:a |an |any |some |the )?(.+?)(?:\s+(?:for|where|that|with|near|in|at|on|to|here|"
     r"nearby|open|available|around|anywhere)\b.*)?$"
 )

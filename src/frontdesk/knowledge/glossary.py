@@ -15,6 +15,7 @@ ignored. Words no entry matches are kept as written (product names, "PON", "APN"
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +98,11 @@ class Glossary:
                 out.append(entry.target)
             position += len(entry.source)
         return " ".join(out) if matched else None
+
+    @functools.cached_property
+    def target_words(self) -> frozenset[str]:
+        """Every word the glossary renders into: the documents' everyday vocabulary."""
+        return frozenset(w for e in self.entries for w in re.findall(r"[a-z]+", e.target.lower()))
 
     def unknown_words(self, text: str) -> list[str]:
         """The words of `text` no entry covers: kept as written by `translate`, so a rendering

@@ -21,6 +21,7 @@ _FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "phone",
         re.compile(
             r"\bphone\b|\b(?:what|which) number\b|\bnumber (?:for|of|to)\b|\bcall\b|\bcontact\b"
+            r"|(?:^|\s)#(?=\s+(?:for|to|of)\b)|\bnumber (?:del?|para)\b"
             r"|\btelefono\b|\bnumero\b|\bllamar\b"
         ),
     ),

@@ -23,7 +23,6 @@ from frontdesk.assistants.concierge.described import (
     opened_comparison,
 )
 from frontdesk.assistants.concierge.events import events_answer
-from frontdesk.assistants.concierge.lists import list_answer
 from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.knowledge.absence import (
     STOP_WORDS,
@@ -35,6 +34,7 @@ from frontdesk.knowledge.absence import (
 from frontdesk.knowledge.absence import asked_thing as core_asked_thing
 from frontdesk.knowledge.absence import is_absent as core_is_absent
 from frontdesk.knowledge.focus import names_item
+from frontdesk.knowledge.lists import list_answer
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.schedule import asked_days, hours_by_day
 from frontdesk.routing.asked_field import asked_field

@@ -41,13 +41,6 @@ def _topic(question: str) -> set[str]:
     return {w for w in _WORD.findall(question.lower()) if w not in _NOT_TOPIC}
 
 
-def about_question(question: str, name: str, text: str) -> bool:
-    """Whether an item is about `question`: one of the question's topic words (not a day's
-    name) begins one of the item's words, or the other way round."""
-    topic = {w for w in _topic(question) if not _OTHER_DAY.fullmatch(w)}
-    return bool(topic) and _about(topic, name, text, faq=False)
-
-
 def _about(topic: set[str], name: str, text: str, *, faq: bool) -> bool:
     """Whether the item is about the question: one of its words begins with a topic word
     ("steak" finds the Steakhouse), or a topic word with one of its words (a plural). A

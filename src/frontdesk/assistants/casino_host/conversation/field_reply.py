@@ -10,14 +10,18 @@ with no model call. Anything else goes to the model as before.
 
 from __future__ import annotations
 
+import functools
+import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from frontdesk.assistants.casino_host.content import SearchHit, Venue
+from frontdesk.assistants.casino_host.content import Catalog, SearchHit, Venue
+from frontdesk.assistants.casino_host.content.documents import usd
 from frontdesk.assistants.casino_host.content.hours import clock_text
-from frontdesk.assistants.casino_host.conversation.composed import about_question
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.knowledge.absence import STOP_WORDS, content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
 from frontdesk.knowledge.focus import names_item
 from frontdesk.routing.asked_field import asked_field
@@ -47,6 +51,7 @@ PHRASES = {
         "week": "{name} hours: {week}.",
         "price": "{name}: {price}.",
         "where": "{name} is in {location}.",
+        "where_at": "{name} is {location}.",
         "dress": "Dress code at {name}: {value}{note}.",
         "reservations": "Reservations at {name}: {value}{note}.",
         "phone": "You can reach {name} at {phone}.",
@@ -62,6 +67,7 @@ PHRASES = {
         "week": "Horario de {name}: {week}.",
         "price": "En {name} los precios van de {price}.",
         "where": "{name} está en {location}.",
+        "where_at": "{name}: {location}.",
         "dress": "Código de vestimenta en {name}: {value}.",
         "reservations": "Reservas en {name}: {value}.",
         "phone": "El teléfono de {name} es {phone}.",
@@ -80,24 +86,74 @@ class FieldReply:
     fact: str  # the venue's line the reply restates, for the grounding check
 
 
-def previous_question(messages_text: Sequence[str]) -> str | None:
-    """The guest's message before this one, if any."""
-    return messages_text[-2] if len(messages_text) >= 2 else None
+@dataclass(frozen=True)
+class Before:
+    """The turn before this one: what the guest asked, and what the host answered."""
+
+    question: str
+    answer: str = ""
 
 
-def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]) -> Venue | None:
-    """The venue `question` asks about: one of this casino's it names (in full first), else
-    the best hit that is a venue and about the question's own words."""
+def named_venue(ctx: CasinoHostContext, question: str) -> Venue | None:
+    """The venue of this casino `question` names: in full, by its first two words ("hash
+    house"), or by a word of its name that no other venue's name has and that is no everyday
+    word of a resort ("picasso", "tuscany"; not "dining" or "first")."""
     venues = ctx.catalog.venues()
     for exact in (True, False):
         named = [v for v in venues if names_item(question, v.name, exact=exact)]
         if named:
             return max(named, key=lambda v: len(v.name))
-    reading = ctx.in_content_words(question)  # "mariscos" is about seafood
-    for hit in hits:
-        if isinstance(hit.item, Venue) and about_question(reading, hit.name, hit.content):
-            return hit.item
+    glossary = ctx.services.glossary
+    if glossary is None:
+        return None
+    asked = set(guide_words(question))
+    for venue_id, words in _own_words(ctx.catalog, glossary.target_words).items():
+        if asked & words:
+            return ctx.catalog.venue(venue_id)
     return None
+
+
+@functools.lru_cache(maxsize=16)
+def _own_words(catalog: Catalog, everyday: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each venue's name words that no other venue's name has and that are not `everyday`
+    words (the glossary's English): the word a guest may call it by."""
+    named = {v.id: set(guide_words(v.name)) - STOP_WORDS for v in catalog.venues()}
+    counts = Counter(w for words in named.values() for w in words)
+    return {
+        venue_id: frozenset(
+            w
+            for w in words
+            if counts[w] == 1
+            and len(w) >= 5
+            and w not in everyday
+            and w.rstrip("s") not in everyday
+        )
+        for venue_id, words in named.items()
+    }
+
+
+def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]) -> Venue | None:
+    """The venue `question` asks about: one it names, else the best hit that is a venue
+    whose name, kind or cuisine has a word of the question (not its description: "a bar
+    that looks out over the casino" makes no steakhouse a bar; nor "one", "much" or "open")."""
+    if (named := named_venue(ctx, question)) is not None:
+        return named
+    own_name = guide_words(ctx.catalog.casino.name)
+    wanted = content_words(ctx.in_content_words(question), own_name) - _FIELD_WORDS
+    for hit in hits:
+        venue = hit.item
+        if isinstance(venue, Venue) and wanted:
+            label = vocabulary(f"{venue.name} {venue.kind.replace('_', ' ')} {venue.cuisine or ''}")
+            if any(known(word, label) for word in wanted):
+                return venue
+    return None
+
+
+# Words that ask for a field, not for a venue ("how late", "dress code").
+_FIELD_WORDS = frozenset(
+    """late early dress code wear reservation reserve book booking kid kids child children age
+    cost price expensive cheap located location today tonight tomorrow""".split()  # noqa: SIM905
+)
 
 
 def field_reply(
@@ -105,24 +161,31 @@ def field_reply(
     question: str,
     language: str,
     hits: Sequence[SearchHit],
-    previous: str | None = None,
+    before: Before | None = None,
 ) -> FieldReply | None:
     """The reply the asked field of the asked venue makes, or None when the question asks no
     field, no venue is clearly asked about, or the venue does not state that field."""
-    leans_back = previous is not None and is_follow_up(question)
+    previous = before.question if before is not None else None
+    leans_back = before is not None and is_follow_up(question)
     field = asked_field(question)
     if field is None and leans_back and not asks_its_own_question(question):
         field = asked_field(previous or "")
+    named = named_venue(ctx, question)
+    today = ctx.catalog.local(ctx.now).date()
+    if field is None and named is not None and asked_range(question, today) is not None:
+        field = "hours"  # "can we do dinner at picasso tonight?" asks whether it is open
     if field is None:
         return None
-    venue = asked_venue(ctx, question, hits)
-    if venue is None and leans_back:
-        venue = asked_venue(ctx, previous or "", ())
+    # Where a venue is, only for one the guest named: "where can we grab a cocktail" asks for
+    # a recommendation, which the agents make.
+    venue = named if field == "location" else (named or asked_venue(ctx, question, hits))
+    if venue is None and before is not None:
+        # "and on sunday?", "how much for a normal one": the venue asked or answered about.
+        venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
     if venue is None:
         return None
     words = PHRASES["es" if language == "es" else "en"]
     spanish = language == "es"
-    today = ctx.catalog.local(ctx.now).date()
     asked = asked_range(question, today)
     if asked is None and leans_back and field == "hours":
         asked = asked_range(previous or "", today)
@@ -170,7 +233,7 @@ def price_text(
     low, high = venue.price_from_usd, venue.price_to_usd
     if low is None or high is None:
         return None
-    span = f"${low:,.0f} {'a' if spanish else 'to'} ${high:,.0f}"
+    span = f"{usd(low)} {'a' if spanish else 'to'} {usd(high)}"
     if not spanish and venue.price_note:
         span = venue.price_note
     return words["price"].format(name=venue.name, price=span)
@@ -209,7 +272,16 @@ def where_text(
 ) -> str | None:
     if not venue.location:
         return None
-    return words["where"].format(name=venue.name, location=venue.location)
+    # "Casino of the Sky" is a place to be in; "Next to the Conservatory" says where already.
+    key = "where_at" if _POSITION.match(venue.location) else "where"
+    return words[key].format(name=venue.name, location=venue.location)
+
+
+_POSITION = re.compile(
+    r"^(?:next|near|across|off|behind|inside|outside|on|at|in|by|beside|between|above|below|"
+    r"under|opposite|adjacent|along|overlooking|facing|just)\b",
+    re.IGNORECASE,
+)
 
 
 def phone_text(
@@ -265,7 +337,7 @@ def venue_fact(venue: Venue) -> str:
         parts.append(f"Hours: {venue.hours.text()}.")
     if venue.price_note or venue.price_from_usd is not None:
         low, high = venue.price_from_usd, venue.price_to_usd
-        prices = f"${low:,.0f} to ${high:,.0f}" if low is not None and high is not None else ""
+        prices = f"{usd(low)} to {usd(high)}" if low is not None and high is not None else ""
         parts.append(f"Prices: {venue.price_note or ''} {prices}.")
     if venue.phone:
         parts.append(f"Phone: {venue.phone}.")

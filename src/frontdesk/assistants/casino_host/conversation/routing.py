@@ -68,6 +68,24 @@ def route_after_router(state: Mapping[str, Any]) -> str:
     return HANDOFF_ROUTER
 
 
+def guide_question_after_all(
+    query_type: str | None,
+    confidence: float,
+    *,
+    asks_a_field: bool,
+    names_a_venue: bool,
+    leans_on_a_domain_turn: bool,
+) -> bool:
+    """Whether a message the classifier took for a greeting, off-topic, unclear or unsure is a
+    question for the agents after all: it asks a venue's field ("til when is the pool open
+    today?"), names a venue, or leans on the domain question just before ("y mañana?",
+    "how late does it go"). "Are you a bot?" (identity_check) is never overruled."""
+    unsure = query_type == "domain_query" and confidence < MIN_ROUTER_CONFIDENCE
+    if query_type not in ("greeting", "off_topic", "ambiguous") and not unsure:
+        return False
+    return asks_a_field or names_a_venue or leans_on_a_domain_turn
+
+
 def route_after_handoff(state: Mapping[str, Any]) -> str:
     """The agent that speaks (item 3). Runs after the whisper planner, which sits between
     the handoff router and the agent (D3: sequential)."""

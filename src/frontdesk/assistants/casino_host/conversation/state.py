@@ -44,6 +44,9 @@ class CasinoHostState(TypedDict, total=False):
     )  # greeting | domain_query | off_topic | ambiguous | identity_check | sensitive
     router_confidence: float
     domain: str | None
+    # Kept across turns (turn_state leaves it): the domain of the guest's last question for the
+    # agents, which a follow-up ("y mañana?") leans on.
+    last_domain: str | None
     language: str  # en | es
     language_switched: bool  # item 44: acknowledged in the reply
 

@@ -27,14 +27,14 @@ from frontdesk.assistants.casino_host.conversation.absent_reply import absent_re
 from frontdesk.assistants.casino_host.conversation.composed import composed_reply
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.assistants.casino_host.conversation.field_reply import (
+    Before,
     FieldReply,
     field_reply,
-    previous_question,
 )
+from frontdesk.assistants.casino_host.conversation.list_reply import list_reply
 from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     guest_text,
-    guest_texts,
     reply,
 )
 from frontdesk.assistants.casino_host.conversation.nodes.understanding import with_opening
@@ -113,13 +113,43 @@ async def call_model(ctx: CasinoHostContext, messages: list[BaseMessage]) -> str
     return message_text(answer).strip() or None
 
 
+def said_in_code(
+    state: dict[str, Any],
+    ctx: CasinoHostContext,
+    agent: str,
+    text: str,
+    tools_used: list[str],
+    facts: list[str],
+) -> Command:
+    """A reply worked out in code, with the facts it restates, to validation like any other:
+    no model call."""
+    update = {
+        "retrieved_context": [{"content": line} for line in facts],
+        "offer": None,
+        "used_tools": tools_used,
+        "model_failed": False,
+    }
+    update = reply(state, with_opening(state, ctx, text), agent, skip_validation=False, **update)
+    return Command(goto=VALIDATE, update=update)
+
+
 def _worked_out(
     state: dict[str, Any], ctx: CasinoHostContext, facts: tools.Facts
 ) -> FieldReply | None:
-    texts = guest_texts(state.get("messages") or [])
     return field_reply(
-        ctx, guest_text(state), state.get("language") or "en", facts.hits, previous_question(texts)
+        ctx, guest_text(state), state.get("language") or "en", facts.hits, turn_before(state)
     )
+
+
+def turn_before(state: dict[str, Any]) -> Before | None:
+    """The guest's message before this one and the host's reply to it, if any."""
+    messages = [m for m in state.get("messages") or [] if isinstance(m, HumanMessage | AIMessage)]
+    guest = [i for i, m in enumerate(messages) if isinstance(m, HumanMessage)]
+    if len(guest) < 2:
+        return None
+    start, end = guest[-2], guest[-1]
+    answers = [message_text(m) for m in messages[start + 1 : end] if isinstance(m, AIMessage)]
+    return Before(message_text(messages[start]), " ".join(answers))
 
 
 def escalated_reply(state: dict[str, Any], ctx: CasinoHostContext) -> dict[str, Any]:
@@ -150,15 +180,22 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     if agent == HOST_AGENT and state.get("query_type") == "sensitive":
         return Command(goto=VALIDATE, update=escalated_reply(state, ctx))
     language = state.get("language") or "en"
-    if agent != COMP_AGENT and (lacking := absent_reply(ctx, guest_text(state), language)):
-        # Something the casino does not have: said so in code, never a look-alike's hours.
-        update = {"retrieved_context": [], "offer": None, "used_tools": ["absent_reply"],
-                  "model_failed": False}  # fmt: skip
-        update = reply(state, with_opening(state, ctx, lacking), agent, skip_validation=False,
-                       **update)  # fmt: skip
-        return Command(goto=VALIDATE, update=update)
+    question = guest_text(state)
+    if agent != COMP_AGENT:
+        # Something the casino does not have: said so, never a look-alike's hours.
+        if lacking := absent_reply(ctx, question, language):
+            return said_in_code(state, ctx, agent, lacking, ["absent_reply"], [])
+        # Every venue of the asked category, from the catalog.
+        if listed := list_reply(ctx, question, language):
+            return said_in_code(state, ctx, agent, listed.text, ["list_reply"], [listed.text])
     handoffs = list(state.get("handoffs") or [])
     facts = run_tools(agent, ctx, state)
+    retry = int(state.get("retry_count") or 0) > 0
+    if agent != COMP_AGENT and not retry and (worked := _worked_out(state, ctx, facts)):
+        # A field of one venue (its hours on the asked day, its price...), stated from the
+        # catalog even when this agent's search found nothing ("y mañana?").
+        used = [*facts.tools, "field_reply"]
+        return said_in_code(state, ctx, agent, worked.text, used, [worked.fact, *facts.lines])
     target = handoff_target(agent, bool(facts.lines), handoffs)
     if target is not None:
         return Command(
@@ -173,18 +210,6 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     if not facts.lines:
         text = prompts.say(prompts.NOTHING_FOUND, language, **casino_values(ctx))
         update = reply(state, with_opening(state, ctx, text), agent, skip_validation=True, **update)
-        return Command(goto=VALIDATE, update=update)
-    retry = int(state.get("retry_count") or 0) > 0
-    if agent != COMP_AGENT and not retry and (worked := _worked_out(state, ctx, facts)):
-        # A field of one venue (its hours on the asked day, its price...) is stated in code,
-        # without the model (field_reply.py).
-        update = {
-            **update,
-            "retrieved_context": [{"content": worked.fact}, *update["retrieved_context"]],
-            "used_tools": [*facts.tools, "field_reply"],
-        }
-        update = reply(state, with_opening(state, ctx, worked.text), agent,
-                       skip_validation=False, **update)  # fmt: skip
         return Command(goto=VALIDATE, update=update)
     if retry and (composed := composed_reply(facts, language, guest_text(state))):
         # The second attempt restates the facts in code: asked again, the model mostly

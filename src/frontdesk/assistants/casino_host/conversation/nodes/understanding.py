@@ -23,6 +23,7 @@ from frontdesk.assistants.casino_host.conversation.escalation import (
     escalation_trigger,
 )
 from frontdesk.assistants.casino_host.conversation.extraction import detect_language, extract
+from frontdesk.assistants.casino_host.conversation.field_reply import named_venue
 from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     guest_name,
@@ -36,9 +37,12 @@ from frontdesk.assistants.casino_host.conversation.routing import (
     MIN_ROUTER_CONFIDENCE,
     OFF_TOPIC,
     agent_named,
+    guide_question_after_all,
 )
 from frontdesk.assistants.casino_host.conversation.windowing import window_updates
 from frontdesk.assistants.casino_host.profile import TIMEZONE, area_code_guess
+from frontdesk.routing.asked_field import asked_field
+from frontdesk.routing.followup import is_follow_up
 
 logger = logging.getLogger(__name__)
 
@@ -136,14 +140,28 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
         }
     decision = await ctx.services.router.route(text)
     query_type, domain = intent_of(decision.label, decision.confidence)
+    confidence = decision.confidence
+    previous_domain = state.get("last_domain")
+    leans_back = ctx.opening == "continued" and previous_domain is not None and is_follow_up(text)
+    if guide_question_after_all(
+        query_type,
+        confidence,
+        asks_a_field=asked_field(text) is not None,
+        names_a_venue=named_venue(ctx, text) is not None,
+        leans_on_a_domain_turn=leans_back,
+    ):
+        query_type, confidence = "domain_query", max(confidence, MIN_ROUTER_CONFIDENCE)
+        domain = (previous_domain if leans_back else domain) or "host"
     unclear = query_type in ("off_topic", "ambiguous") or (
-        decision.confidence < MIN_ROUTER_CONFIDENCE and query_type == "domain_query"
+        confidence < MIN_ROUTER_CONFIDENCE and query_type == "domain_query"
     )
+    if query_type == "domain_query":
+        update["last_domain"] = domain or "host"
     return {
         **update,
         "query_type": query_type,
         "domain": domain,
-        "router_confidence": decision.confidence,
+        "router_confidence": confidence,
         "unclear_streak": int(state.get("unclear_streak") or 0) + 1 if unclear else 0,
     }
 

@@ -1,5 +1,6 @@
-"""List questions answered from the items: "what restaurants do you have? with prices",
-"which restaurants have a kids' menu", "any italian places".
+"""List questions answered from a guide's items: "what restaurants do you have? with prices",
+"which restaurants have a kids' menu", "any italian places". The concierge and the casino host
+both answer them here.
 
 Asked for a list, the 0.5B model names one or two items of the five it was shown and stops.
 The guide knows every item of a category, so the list is made in code: the category the
@@ -11,14 +12,14 @@ phone) or, by default, what it is and where.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from frontdesk.knowledge.loader import KnowledgeItem
 
 # The words that name a category in the plural, as a guest asking for a list writes them
-# ("what time does the restaurant open" asks about one).
-CATEGORY_WORDS = {
+# ("what time does the restaurant open" asks about one), by the guide's category names.
+CATEGORY_WORDS: Mapping[str, tuple[str, ...]] = {
     "restaurants": ("restaurants", "places to eat", "dining options", "eateries"),
     "entertainment": ("shows", "venues", "entertainment", "nightlife", "clubs"),
     "hotel": ("rooms", "room types", "suites", "hotel rooms"),
@@ -59,20 +60,25 @@ MAX_LINES = 12
 @dataclass(frozen=True)
 class ListAnswer:
     text: str
-    items: tuple[str, ...]
+    items: tuple[str, ...]  # the names shown, in the guide's order
+    category: str = ""
+    filters: tuple[str, ...] = ()  # the question's words that narrowed the category
+    total: int = 0  # how many items the narrowed category has, shown or not
 
 
-def asked_category(question: str) -> str | None:
+def asked_category(
+    question: str, category_words: Mapping[str, tuple[str, ...]] = CATEGORY_WORDS
+) -> str | None:
     text = question.casefold()
     if not _LIST_ASKED.search(text):
         return None
-    for category, words in CATEGORY_WORDS.items():
+    for category, words in category_words.items():
         if any(re.search(rf"\b{re.escape(w)}\b", text) for w in words):
             return category
     return None
 
 
-def _line(item: KnowledgeItem, field: str | None) -> str:
+def _line(item: KnowledgeItem, field: str | None, describe: bool) -> str:
     fields = item.fields
     if field == "price":
         value = fields.get("price_range") or fields.get("rate_range")
@@ -80,6 +86,8 @@ def _line(item: KnowledgeItem, field: str | None) -> str:
         value = fields.get("hours") or fields.get("schedule")
     elif field == "phone":
         value = fields.get("phone")
+    elif not describe:
+        value = None
     else:
         kind = fields.get("cuisine") or fields.get("type")
         where = fields.get("location") or fields.get("tower")
@@ -95,13 +103,19 @@ def list_answer(
     has_word: Callable[[str, KnowledgeItem], bool],
     heading: Callable[[str, list[str]], str],
     more: str,
+    category_words: Mapping[str, tuple[str, ...]] = CATEGORY_WORDS,
+    max_lines: int = MAX_LINES,
+    describe: bool = True,
 ) -> ListAnswer | None:
     """The items of the category the question asks a list of, narrowed by its other words;
     None when it asks no list, or its narrowing words match no item (the model answers).
     `words_of(text)`: the content words of a text; `has_word(word, item)`: whether the item
     has the word (typos and plurals forgiven); `heading(category, filters)`: the list's first
-    line; `more`: "(and {count} more)" in the answer's language."""
-    category = asked_category(question)
+    line; `more`: "(and {count} more)" in the answer's language; `category_words`: the words
+    naming each of the guide's categories; `describe`: a line without an asked field says what
+    the item is and where (else the name alone: the guide's words may not be the answer's
+    language)."""
+    category = asked_category(question, category_words)
     if category is None:
         return None
     members = [i for i in items if i.category == category]
@@ -112,9 +126,10 @@ def list_answer(
         return None
     text = question.casefold()
     field = next((name for name, pattern in _LINE_FIELDS if pattern.search(text)), None)
-    shown = members[:MAX_LINES]
+    shown = members[:max_lines]
     lines = [heading(category, filters)]
-    lines += [_line(item, field) for item in shown]
+    lines += [_line(item, field, describe) for item in shown]
     if len(members) > len(shown):
         lines.append(more.format(count=len(members) - len(shown)))
-    return ListAnswer("\n".join(lines), tuple(item.name for item in shown))
+    names = tuple(item.name for item in shown)
+    return ListAnswer("\n".join(lines), names, category, tuple(filters), len(members))

@@ -1,0 +1,59 @@
+"""List questions answered from every venue of the category (list_reply.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from frontdesk.assistants.casino_host.content import CasinoContent
+from frontdesk.assistants.casino_host.conversation.list_reply import list_reply
+from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
+
+NOW = datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("America/New_York"))
+
+
+@pytest.fixture(scope="module")
+def content():
+    return CasinoContent.load()
+
+
+def ask(content, casino_id, question, language="en"):
+    services = SimpleNamespace(glossary=Glossary.load(SPANISH_RESORT_GLOSSARY))
+    ctx = SimpleNamespace(catalog=content.catalog(casino_id), services=services, now=NOW)
+    found = list_reply(ctx, question, language)
+    return found.text if found else None
+
+
+def test_a_list_with_prices_is_one_sms_sentence_of_five_and_a_count(content):
+    text = ask(content, "mohegan_sun", "What restaurants do you have? Give me a list with prices")
+    assert text.startswith("Restaurants at Mohegan Sun: Michael Jordan's Steak House ($$$$), ")
+    dining = [v for v in content.catalog("mohegan_sun").venues() if v.category == "dining"]
+    assert text.endswith(f", and {len(dining) - 5} more. Ask me about any of them!")
+    assert "\n" not in text
+
+
+def test_a_list_narrowed_by_what_the_venues_are(content):
+    assert ask(content, "bellagio", "any italian restaurants?") == (
+        "Restaurants at Bellagio (italian): Lago by Julian Serrano."
+    )
+
+
+def test_in_spanish(content):
+    text = ask(content, "bellagio", "¿qué restaurantes tienen?", "es")
+    assert text.startswith("Restaurantes en Bellagio: Picasso, Michael Mina, ")
+    assert "más. ¡Pregúnteme por cualquiera!" in text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what time does the steakhouse open",  # one venue, not a list
+        "what shows are on saturday",  # the schedule's
+        "any martian restaurants?",  # narrowed to nothing
+    ],
+)
+def test_no_list(content, question):
+    assert ask(content, "mohegan_sun", question) is None
