@@ -10,20 +10,19 @@ with no model call. Anything else goes to the model as before.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from frontdesk.assistants.casino_host.content import Catalog, SearchHit, Venue
+from frontdesk.assistants.casino_host.content import SearchHit, Venue
 from frontdesk.assistants.casino_host.content.documents import usd
 from frontdesk.assistants.casino_host.content.hours import clock_text
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
-from frontdesk.knowledge.absence import STOP_WORDS, content_words, guide_words, known, vocabulary
+from frontdesk.assistants.casino_host.conversation.event_reply import event_text
+from frontdesk.assistants.casino_host.conversation.naming import named_event, named_venue
+from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
-from frontdesk.knowledge.focus import names_item
 from frontdesk.routing.asked_field import asked_field
 from frontdesk.routing.followup import asks_its_own_question, is_follow_up
 
@@ -94,44 +93,6 @@ class Before:
     answer: str = ""
 
 
-def named_venue(ctx: CasinoHostContext, question: str) -> Venue | None:
-    """The venue of this casino `question` names: in full, by its first two words ("hash
-    house"), or by a word of its name that no other venue's name has and that is no everyday
-    word of a resort ("picasso", "tuscany"; not "dining" or "first")."""
-    venues = ctx.catalog.venues()
-    for exact in (True, False):
-        named = [v for v in venues if names_item(question, v.name, exact=exact)]
-        if named:
-            return max(named, key=lambda v: len(v.name))
-    glossary = ctx.services.glossary
-    if glossary is None:
-        return None
-    asked = set(guide_words(question))
-    for venue_id, words in _own_words(ctx.catalog, glossary.target_words).items():
-        if asked & words:
-            return ctx.catalog.venue(venue_id)
-    return None
-
-
-@functools.lru_cache(maxsize=16)
-def _own_words(catalog: Catalog, everyday: frozenset[str]) -> dict[str, frozenset[str]]:
-    """Each venue's name words that no other venue's name has and that are not `everyday`
-    words (the glossary's English): the word a guest may call it by."""
-    named = {v.id: set(guide_words(v.name)) - STOP_WORDS for v in catalog.venues()}
-    counts = Counter(w for words in named.values() for w in words)
-    return {
-        venue_id: frozenset(
-            w
-            for w in words
-            if counts[w] == 1
-            and len(w) >= 5
-            and w not in everyday
-            and w.rstrip("s") not in everyday
-        )
-        for venue_id, words in named.items()
-    }
-
-
 def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]) -> Venue | None:
     """The venue `question` asks about: one it names, else the best hit that is a venue
     whose name, kind or cuisine has a word of the question (not its description: "a bar
@@ -171,11 +132,20 @@ def field_reply(
     if field is None and leans_back and not asks_its_own_question(question):
         field = asked_field(previous or "")
     named = named_venue(ctx, question)
+    event = named_event(ctx, question)
     today = ctx.catalog.local(ctx.now).date()
-    if field is None and named is not None and asked_range(question, today) is not None:
+    if field is None and (named or event) and asked_range(question, today) is not None:
         field = "hours"  # "can we do dinner at picasso tonight?" asks whether it is open
     if field is None:
         return None
+    asked = asked_range(question, today)
+    if asked is None and leans_back and field == "hours":
+        asked = asked_range(previous or "", today)
+    day = asked.start if asked is not None and asked.start == asked.end else None
+    if event is None and named is None and leans_back and before is not None:
+        event = named_event(ctx, before.question) or named_event(ctx, before.answer)
+    if event is not None and (text := event_text(ctx, event, field, language, day)):
+        return FieldReply(text, event.name, text)  # built from the event's own fields
     # Where a venue is, only for one the guest named: "where can we grab a cocktail" asks for
     # a recommendation, which the agents make.
     venue = named if field == "location" else (named or asked_venue(ctx, question, hits))
@@ -185,14 +155,9 @@ def field_reply(
     if venue is None:
         return None
     words = PHRASES["es" if language == "es" else "en"]
-    spanish = language == "es"
-    asked = asked_range(question, today)
-    if asked is None and leans_back and field == "hours":
-        asked = asked_range(previous or "", today)
-    day = asked.start if asked is not None and asked.start == asked.end else None
     if field == "hours" and day is None and asks_about_now(question):
         day = today
-    text = _FIELD_TEXT.get(field, _nothing)(ctx, venue, words, spanish, day)
+    text = _FIELD_TEXT.get(field, _nothing)(ctx, venue, words, language == "es", day)
     if text is None:
         return None
     return FieldReply(text, venue.name, venue_fact(venue))

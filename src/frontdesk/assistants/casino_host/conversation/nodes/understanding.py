@@ -23,7 +23,7 @@ from frontdesk.assistants.casino_host.conversation.escalation import (
     escalation_trigger,
 )
 from frontdesk.assistants.casino_host.conversation.extraction import detect_language, extract
-from frontdesk.assistants.casino_host.conversation.field_reply import named_venue
+from frontdesk.assistants.casino_host.conversation.naming import named_venue
 from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
     guest_name,

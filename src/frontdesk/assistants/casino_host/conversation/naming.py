@@ -1,0 +1,114 @@
+"""Which venue or event of the casino a guest's message names.
+
+"Picasso", "tuscany", "the holiday pops": a guest calls a place or a show by its name in full,
+by its first two words, or by one word of it that no other name of the casino has and that is
+no everyday word of a resort (the glossary's English). A message with a name-like word the
+casino has nowhere ("the motown revue" at Bellagio) names nothing of it, whatever else it
+shares with a name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+
+from frontdesk.assistants.casino_host.content import Catalog, Venue
+from frontdesk.assistants.casino_host.content.documents import knowledge_items
+from frontdesk.assistants.casino_host.content.models import Event
+from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.knowledge.absence import STOP_WORDS, guide_words, known, vocabulary
+from frontdesk.knowledge.focus import names_item
+
+
+def named_venue(ctx: CasinoHostContext, question: str) -> Venue | None:
+    """The venue of this casino `question` names: in full, by its first two words ("hash
+    house"), or by a word of its name that no other venue's name has and that is no everyday
+    word of a resort ("picasso", "tuscany"; not "dining" or "first")."""
+    venues = ctx.catalog.venues()
+    for exact in (True, False):
+        named = [v for v in venues if names_item(question, v.name, exact=exact)]
+        if named:
+            return max(named, key=lambda v: len(v.name))
+    glossary = ctx.services.glossary
+    if glossary is None:
+        return None
+    if names_something_else(ctx.catalog, question, glossary.target_words):
+        return None
+    asked = set(guide_words(question))
+    for venue_id, words in _own_words(ctx.catalog, glossary.target_words).items():
+        if asked & words:
+            return ctx.catalog.venue(venue_id)
+    return None
+
+
+def names_something_else(catalog: Catalog, question: str, everyday: frozenset[str]) -> bool:
+    """Whether the question has a name-like word (five letters or more, no everyday word) that
+    nothing of the casino has: "the motown revue" is not Bellagio's Mayfair Supper Club Revue."""
+    known_words = _catalog_words(catalog)
+    return any(
+        len(w) >= 5 and w not in everyday and w not in STOP_WORDS and not known(w, known_words)
+        for w in guide_words(question)
+    )
+
+
+@functools.lru_cache(maxsize=16)
+def _catalog_words(catalog: Catalog) -> frozenset[str]:
+    texts = [f"{i.name} {' '.join(map(str, i.fields.values()))}" for i in knowledge_items(catalog)]
+    return frozenset().union(*(vocabulary(text) for text in texts))
+
+
+@functools.lru_cache(maxsize=16)
+def _own_words(catalog: Catalog, everyday: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each venue's name words that no other venue's name has and that are not `everyday`
+    words (the glossary's English): the word a guest may call it by."""
+    named = {v.id: set(guide_words(v.name)) - STOP_WORDS for v in catalog.venues()}
+    counts = Counter(w for words in named.values() for w in words)
+    return {
+        venue_id: frozenset(
+            w
+            for w in words
+            if counts[w] == 1
+            and len(w) >= 5
+            and w not in everyday
+            and w.rstrip("s") not in everyday
+        )
+        for venue_id, words in named.items()
+    }
+
+
+def named_event(ctx: CasinoHostContext, question: str) -> Event | None:
+    """The event `question` names: in full, by its first two words, or by a word of its name
+    no other event or venue has and that is no everyday word of the glossary."""
+    events = ctx.catalog.events()
+    for exact in (True, False):
+        named = [e for e in events if names_item(question, e.name, exact=exact)]
+        if named:
+            return max(named, key=lambda e: len(e.name))
+    glossary = ctx.services.glossary
+    if glossary is None:
+        return None
+    if names_something_else(ctx.catalog, question, glossary.target_words):
+        return None
+    asked = set(guide_words(question))
+    for event_id, words in _event_words(ctx.catalog, glossary.target_words).items():
+        if asked & words:
+            return ctx.catalog.event(event_id)
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def _event_words(catalog: Catalog, everyday: frozenset[str]) -> dict[str, frozenset[str]]:
+    """Each event's name words that no other event or venue has and that are not everyday."""
+    names = [*(e.name for e in catalog.events()), *(v.name for v in catalog.venues())]
+    counts = Counter(w for name in names for w in set(guide_words(name)))
+    return {
+        event.id: frozenset(
+            w
+            for w in set(guide_words(event.name)) - STOP_WORDS
+            if counts[w] == 1
+            and len(w) >= 5
+            and w not in everyday
+            and w.rstrip("s") not in everyday
+        )
+        for event in catalog.events()
+    }
