@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Callable
 
 from frontdesk.assistants.casino_host.content import Catalog, Venue
 from frontdesk.assistants.casino_host.content.documents import knowledge_items
@@ -21,24 +22,37 @@ from frontdesk.knowledge.focus import names_item
 
 
 def named_venue(ctx: CasinoHostContext, question: str) -> Venue | None:
-    """The venue of this casino `question` names: in full, by its first two words ("hash
-    house"), or by a word of its name that no other venue's name has and that is no everyday
-    word of a resort ("picasso", "tuscany"; not "dining" or "first")."""
-    venues = ctx.catalog.venues()
+    """The venue of this casino `question` names ("picasso", "tuscany"; not "dining")."""
+    names = {v.id: v.name for v in ctx.catalog.venues()}
+    found = _named(ctx, question, names, _own_words)
+    return ctx.catalog.venue(found) if found else None
+
+
+def named_event(ctx: CasinoHostContext, question: str) -> Event | None:
+    """The event of this casino `question` names ("the holiday pops")."""
+    names = {e.id: e.name for e in ctx.catalog.events()}
+    found = _named(ctx, question, names, _event_words)
+    return ctx.catalog.event(found) if found else None
+
+
+def _named(
+    ctx: CasinoHostContext,
+    question: str,
+    names: dict[str, str],
+    own_words: Callable[[Catalog, frozenset[str]], dict[str, frozenset[str]]],
+) -> str | None:
+    """The id of the item `question` names: in full (the longest name first), by its first two
+    words, or by one of `own_words`."""
     for exact in (True, False):
-        named = [v for v in venues if names_item(question, v.name, exact=exact)]
+        named = [i for i, name in names.items() if names_item(question, name, exact=exact)]
         if named:
-            return max(named, key=lambda v: len(v.name))
+            return max(named, key=lambda i: len(names[i]))
     glossary = ctx.services.glossary
-    if glossary is None:
-        return None
-    if names_something_else(ctx.catalog, question, glossary.target_words):
+    if glossary is None or names_something_else(ctx.catalog, question, glossary.target_words):
         return None
     asked = set(guide_words(question))
-    for venue_id, words in _own_words(ctx.catalog, glossary.target_words).items():
-        if asked & words:
-            return ctx.catalog.venue(venue_id)
-    return None
+    words = own_words(ctx.catalog, glossary.target_words)
+    return next((i for i, own in words.items() if asked & own), None)
 
 
 def names_something_else(catalog: Catalog, question: str, everyday: frozenset[str]) -> bool:
@@ -74,26 +88,6 @@ def _own_words(catalog: Catalog, everyday: frozenset[str]) -> dict[str, frozense
         )
         for venue_id, words in named.items()
     }
-
-
-def named_event(ctx: CasinoHostContext, question: str) -> Event | None:
-    """The event `question` names: in full, by its first two words, or by a word of its name
-    no other event or venue has and that is no everyday word of the glossary."""
-    events = ctx.catalog.events()
-    for exact in (True, False):
-        named = [e for e in events if names_item(question, e.name, exact=exact)]
-        if named:
-            return max(named, key=lambda e: len(e.name))
-    glossary = ctx.services.glossary
-    if glossary is None:
-        return None
-    if names_something_else(ctx.catalog, question, glossary.target_words):
-        return None
-    asked = set(guide_words(question))
-    for event_id, words in _event_words(ctx.catalog, glossary.target_words).items():
-        if asked & words:
-            return ctx.catalog.event(event_id)
-    return None
 
 
 @functools.lru_cache(maxsize=16)
