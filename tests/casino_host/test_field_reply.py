@@ -123,3 +123,17 @@ def test_a_follow_up_about_the_venue_the_host_answered_about(mohegan):
     )
     found = field_reply(ctx, "how much is it", "en", [], before)
     assert found is not None and found.text == f"{STEAKHOUSE}: entrees $42-$135."
+
+
+def test_a_follow_up_stays_on_the_venue_before_any_the_search_found(mohegan):
+    ctx = SimpleNamespace(
+        catalog=mohegan,
+        now=SUNDAY_AFTERNOON,
+        services=SimpleNamespace(glossary=GLOSSARY),
+        in_content_words=lambda text: text,
+    )
+    before = Before("is michael jordan's open on monday?", f"{STEAKHOUSE} is open on Monday.")
+    # A search hit for the message's own words must not take the steakhouse's place.
+    hits = [SimpleNamespace(item=v) for v in mohegan.venues() if v.name != STEAKHOUSE]
+    found = field_reply(ctx, "and till when on sunday?", "en", hits, before)
+    assert found is not None and found.venue == STEAKHOUSE

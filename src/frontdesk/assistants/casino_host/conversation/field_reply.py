@@ -100,7 +100,8 @@ def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]
     if (named := named_venue(ctx, question)) is not None:
         return named
     own_name = guide_words(ctx.catalog.casino.name)
-    wanted = content_words(ctx.in_content_words(question), own_name) - _FIELD_WORDS
+    words = content_words(ctx.in_content_words(question), own_name) - _FIELD_WORDS
+    wanted = {w for w in words if len(w) >= 3}  # "ver O" names no "O Theatre"
     for hit in hits:
         venue = hit.item
         if isinstance(venue, Venue) and wanted:
@@ -147,11 +148,16 @@ def field_reply(
     if event is not None and (text := event_text(ctx, event, field, language, day)):
         return FieldReply(text, event.name, text)  # built from the event's own fields
     # Where a venue is, only for one the guest named: "where can we grab a cocktail" asks for
-    # a recommendation, which the agents make.
-    venue = named if field == "location" else (named or asked_venue(ctx, question, hits))
+    # a recommendation. A message that leans on the turn before ("y hasta q hora sirven?") is
+    # about the venue asked or answered about then, before any the search found.
+    searched = field != "location"
+    venue = named
+    if venue is None and searched and not leans_back:
+        venue = asked_venue(ctx, question, hits)
     if venue is None and before is not None:
-        # "and on sunday?", "how much for a normal one": the venue asked or answered about.
         venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
+    if venue is None and searched and leans_back:
+        venue = asked_venue(ctx, question, hits)
     if venue is None:
         return None
     words = PHRASES["es" if language == "es" else "en"]
