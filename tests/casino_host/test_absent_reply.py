@@ -63,3 +63,10 @@ def test_spanish_only_when_the_glossary_knows_every_word(content):
     assert ask(content, "bellagio", "¿hay cine?", "es") == (
         "Lo siento, Bellagio no tiene cine. ¿Le ayudo con restaurantes, shows o el spa?"
     )
+
+
+def test_an_english_question_in_a_spanish_conversation_is_judged_in_english(content):
+    # The reply keeps the conversation's language; the thing is read as the guest wrote it.
+    assert ask(content, "bellagio", "is there a bowling alley?", "es") == (
+        "Lo siento, Bellagio no tiene bowling alley. ¿Le ayudo con restaurantes, shows o el spa?"
+    )

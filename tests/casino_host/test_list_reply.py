@@ -57,3 +57,8 @@ def test_in_spanish(content):
 )
 def test_no_list(content, question):
     assert ask(content, "mohegan_sun", question) is None
+
+
+def test_what_texts_add_does_not_narrow_a_list(content):
+    text = ask(content, "mohegan_sun", "what restaurants do you have? list w prices pls")
+    assert text.startswith("Restaurants at Mohegan Sun: Michael Jordan's Steak House ($$$$), ")

@@ -41,7 +41,7 @@ _LINE_FIELDS = (
     ("hours", re.compile(r"\bhours\b|\bopen\b|\bwhat time\b|\blate\b")),
     ("phone", re.compile(r"\bphone|\bnumbers?\b|\bcall\b")),
 )
-# Words of a list question that do not narrow it.
+# Words of a list question that do not narrow it (and what texts add: "pls", "w", "lol").
 _NOT_FILTERS = frozenset(
     """
     what which any all list name names recommend options choices give show me are there do
@@ -52,6 +52,7 @@ _NOT_FILTERS = frozenset(
     venues shows show room rooms suite suites game games casino casinos service services
     amenity amenities promotion promotions deal deals package packages resort property
     rate rates type types kind kinds option choice
+    pls plz thx thanks tho lol w u r ur ya yall guys hey hi hello ok okay
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 MAX_LINES = 12

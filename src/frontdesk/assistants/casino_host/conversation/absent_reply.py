@@ -22,6 +22,7 @@ from langchain_core.embeddings import Embeddings
 from frontdesk.assistants.casino_host.content import Catalog
 from frontdesk.assistants.casino_host.content.documents import knowledge_items
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
+from frontdesk.assistants.casino_host.conversation.extraction import detect_language
 from frontdesk.knowledge.absence import asked_thing, guide_words, is_absent, vocabulary
 
 # A thing this close to a venue's "name (kind)" is taken for that venue under another word.
@@ -72,7 +73,9 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
     if thing is None:
         return None
     english = thing
-    if language == "es":
+    # Judged in the words the guest wrote: an English question in a Spanish conversation
+    # ("is there a bowling alley?") is read as English; the reply keeps the conversation's.
+    if detect_language(question) == "es":
         glossary = ctx.services.glossary
         if glossary is None or glossary.unknown_words(thing):
             return None
