@@ -62,3 +62,17 @@ def test_no_list(content, question):
 def test_what_texts_add_does_not_narrow_a_list(content):
     text = ask(content, "mohegan_sun", "what restaurants do you have? list w prices pls")
     assert text.startswith("Restaurants at Mohegan Sun: Michael Jordan's Steak House ($$$$), ")
+
+
+def test_a_recommendation_among_places_to_eat_cheapest_first(content):
+    text = ask(content, "mohegan_sun", "on a tight budget this trip, where can i get cheap eats?")
+    assert text.startswith("Restaurants at Mohegan Sun: ")
+    tiers = [part.split("(")[-1].split(")")[0] for part in text.split("), ")[:4]]
+    assert all(tier.startswith("$") and not tier.startswith("$$") for tier in tiers)
+
+
+def test_a_recommendation_for_food_no_venue_has_is_left_to_the_agents(content):
+    assert ask(content, "mohegan_sun", "any place for sushi?") is None
+    assert ask(content, "bellagio", "any place for sushi?") == (
+        "Restaurants at Bellagio (sushi): Yellowtail Japanese Restaurant & Lounge."
+    )

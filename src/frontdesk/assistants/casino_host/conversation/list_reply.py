@@ -10,6 +10,7 @@ price tier or phone when the guest asked for it, and how many more there are.
 from __future__ import annotations
 
 import functools
+import re
 from dataclasses import dataclass
 
 from frontdesk.assistants.casino_host.content import Catalog
@@ -17,7 +18,7 @@ from frontdesk.assistants.casino_host.content.documents import knowledge_items
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
-from frontdesk.knowledge.lists import list_answer
+from frontdesk.knowledge.lists import ListAnswer, list_answer
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.routing.asked_field import asked_field
 
@@ -113,9 +114,11 @@ def list_reply(ctx: CasinoHostContext, question: str, language: str) -> ListRepl
         describe=False,
     )
     if found is None:
+        found = _recommended(ctx, text, own_name, words)
+    if found is None:
         return None
     more = found.total - len(found.items)
-    field = asked_field(text)
+    field = "price" if _CHEAP.search(text) else asked_field(text)
     named = [_named(ctx.catalog, name, field) for name in found.items]
     listed = ", ".join(named[:-1]) + say["and"] + named[-1] if len(named) > 1 else named[0]
     filters = ", ".join(found.filters)
@@ -132,3 +135,61 @@ def _named(catalog: Catalog, name: str, field: str | None) -> str:
         return name
     value = {"price": venue.price_range, "phone": venue.phone}.get(field or "")
     return f"{name} ({value})" if value else name
+
+
+# "where can i get cheap eats?", "any place for a cocktail", "dónde puedo comer barato" (read in
+# English): a recommendation among the places to eat and drink.
+_RECOMMEND = re.compile(
+    r"\bwhere (?:can|could|should|do|would) (?:i|we|u|you|ya) (?:get|grab|eat|find|go|have|do)\b"
+    r"|\b(?:any|some|a) (?:good )?(?:place|spot|restaurant)s?\b|\banywhere\b"
+)
+_FOOD_OR_DRINK = re.compile(
+    r"\b(?:eat|eats|food|dinner|lunch|breakfast|brunch|bite|meal|snack|drinks?|cocktails?|"
+    r"coffee|beer|wine|pizza|burgers?|sushi|steak|seafood|tacos?|noodles?)\b"
+)
+_CHEAP = re.compile(r"\bcheap|\bbudget\b|\binexpensive\b|\baffordable\b|\bbarat")
+
+
+def _recommended(
+    ctx: CasinoHostContext, text: str, own_name: list[str], words: dict[str, frozenset[str]]
+) -> ListAnswer | None:
+    """The places to eat and drink a recommendation question asks for: narrowed by its words
+    that some of them have ("cocktail", "sushi"; a guest's other words, "tight budget this
+    trip", narrow nothing), the cheapest first when the guest counts the cost."""
+    folded = text.casefold()
+    if not (_RECOMMEND.search(folded) and _FOOD_OR_DRINK.search(folded)):
+        return None
+    dining = [v for v in ctx.catalog.venues() if v.category == "dining"]
+    asked = content_words(text, own_name) - _NOT_NARROWING
+    narrowing = {w for w in asked if any(known(w, words[v.name]) for v in dining)}
+    if any(_FOOD_OR_DRINK.fullmatch(w) for w in asked - narrowing):
+        return None  # "any place for sushi?" where none has sushi: not every restaurant
+    members = [v for v in dining if all(known(w, words[v.name]) for w in narrowing)]
+    if _CHEAP.search(folded):
+        members.sort(key=lambda v: len((v.price_range or "$$$$$").split("-")[0]))
+    if not members:
+        return None
+    shown = tuple(v.name for v in members[:SMS_NAMES])
+    return ListAnswer("", shown, "dining", tuple(sorted(narrowing)), len(members))
+
+
+# Words of a recommendation that say it is one, not what is wanted.
+_NOT_NARROWING = frozenset(
+    [
+        "eat",
+        "eats",
+        "food",
+        "place",
+        "spot",
+        "grab",
+        "get",
+        "find",
+        "nice",
+        "good",
+        "best",
+        "cheap",
+        "budget",
+        "meal",
+        "bite",
+    ]
+)
