@@ -90,16 +90,18 @@ def test_a_turn_starts_with_every_per_turn_field_reset():
 
 
 @pytest.mark.parametrize(
-    ("query_type", "flags", "overruled"),
+    ("query_type", "confidence", "flags", "overruled"),
     [
-        ("off_topic", {"asks_a_field": True}, True),  # "til when is the pool open today?"
-        ("greeting", {"leans_on_a_domain_turn": True}, True),  # "y mañana?"
-        ("ambiguous", {"names_a_venue": True}, True),
-        ("identity_check", {"asks_a_field": True}, False),  # "are you a bot?" stays
-        ("greeting", {}, False),  # a plain hello
-        ("domain_query", {"asks_a_field": True}, False),  # a domain label, however unsure: G9
+        ("off_topic", 0.9, {"asks_a_field": True}, True),  # "til when is the pool open today?"
+        ("greeting", 0.9, {"leans_on_a_domain_turn": True}, True),  # "y mañana?"
+        ("ambiguous", 0.5, {"names_a_venue": True}, True),
+        ("identity_check", 0.9, {"asks_a_field": True}, False),  # "are you a bot?" stays
+        ("greeting", 0.9, {}, False),  # a plain hello
+        ("domain_query", 0.9, {"asks_a_field": True}, False),  # nothing to overrule
+        ("domain_query", 0.29, {"asks_a_field": True}, False),  # the seed's G9
+        ("domain_query", 0.29, {"leans_on_a_domain_turn": True}, True),  # "and tmrw?"
     ],
 )
-def test_a_guide_question_the_classifier_missed(query_type, flags, overruled):
+def test_a_guide_question_the_classifier_missed(query_type, confidence, flags, overruled):
     arguments = {"asks_a_field": False, "names_a_venue": False, "leans_on_a_domain_turn": False}
-    assert r.guide_question_after_all(query_type, **{**arguments, **flags}) is overruled
+    assert r.guide_question_after_all(query_type, confidence, **{**arguments, **flags}) is overruled

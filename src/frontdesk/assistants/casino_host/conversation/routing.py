@@ -70,6 +70,7 @@ def route_after_router(state: Mapping[str, Any]) -> str:
 
 def guide_question_after_all(
     query_type: str | None,
+    confidence: float,
     *,
     asks_a_field: bool,
     names_a_venue: bool,
@@ -78,8 +79,11 @@ def guide_question_after_all(
     """Whether a message the classifier took for a greeting, off-topic or unclear is a
     question for the agents after all: it asks a venue's field ("til when is the pool open
     today?"), names a venue, or leans on the domain question just before ("y mañana?",
-    "how late does it go"). "Are you a bot?" (identity_check) is never overruled, nor a domain
-    label below MIN_ROUTER_CONFIDENCE: the seed's G9 sends that to the off-topic reply."""
+    "how late does it go"). A domain label below MIN_ROUTER_CONFIDENCE stays the seed's G9
+    off-topic reply unless the message leans on the domain turn before ("and tmrw?"): that
+    turn, not the label, says what it is about. "Are you a bot?" is never overruled."""
+    if query_type == "domain_query" and confidence < MIN_ROUTER_CONFIDENCE:
+        return leans_on_a_domain_turn
     if query_type not in ("greeting", "off_topic", "ambiguous"):
         return False
     return asks_a_field or names_a_venue or leans_on_a_domain_turn

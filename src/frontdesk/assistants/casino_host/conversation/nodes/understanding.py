@@ -145,6 +145,7 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
     leans_back = ctx.opening == "continued" and previous_domain is not None and is_follow_up(text)
     if guide_question_after_all(
         query_type,
+        confidence,
         asks_a_field=asked_field(text) is not None,
         names_a_venue=named_venue(ctx, text) is not None,
         leans_on_a_domain_turn=leans_back,
