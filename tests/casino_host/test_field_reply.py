@@ -137,3 +137,15 @@ def test_a_follow_up_stays_on_the_venue_before_any_the_search_found(mohegan):
     hits = [SimpleNamespace(item=v) for v in mohegan.venues() if v.name != STEAKHOUSE]
     found = field_reply(ctx, "and till when on sunday?", "en", hits, before)
     assert found is not None and found.venue == STEAKHOUSE
+
+
+def test_a_follow_up_of_a_follow_up_keeps_the_field_the_answer_gave(mohegan):
+    ctx = SimpleNamespace(
+        catalog=mohegan,
+        now=SUNDAY_AFTERNOON,
+        services=SimpleNamespace(glossary=GLOSSARY),
+        in_content_words=lambda text: text,
+    )
+    before = Before("and on monday?", f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Monday.")
+    found = field_reply(ctx, "and tues?", "en", [], before)
+    assert found is not None and found.text == f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Tuesday."

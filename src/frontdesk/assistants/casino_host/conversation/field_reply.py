@@ -130,8 +130,10 @@ def field_reply(
     previous = before.question if before is not None else None
     leans_back = before is not None and is_follow_up(question)
     field = asked_field(question)
-    if field is None and leans_back and not asks_its_own_question(question):
-        field = asked_field(previous or "")
+    if field is None and leans_back and not asks_its_own_question(question) and before:
+        # The field asked before, or the one the answer before gave ("... is open 5:00 PM-9:30
+        # PM on Sunday" answered "and tomorrow?", and "and tmrw?" follows it).
+        field = asked_field(before.question) or asked_field(before.answer)
     named = named_venue(ctx, question)
     event = named_event(ctx, question)
     today = ctx.catalog.local(ctx.now).date()
