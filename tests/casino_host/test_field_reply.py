@@ -22,11 +22,16 @@ def mohegan():
     return CasinoContent.load().catalog("mohegan_sun")
 
 
-def ask(catalog, question, language="en", previous=None, now=SUNDAY_AFTERNOON):
+def context(catalog, now=SUNDAY_AFTERNOON):
+    """What field_reply reads of a turn's context: the catalog, the clock, the glossary."""
     services = SimpleNamespace(glossary=GLOSSARY)
-    ctx = SimpleNamespace(
+    return SimpleNamespace(
         catalog=catalog, now=now, services=services, in_content_words=lambda text: text
     )
+
+
+def ask(catalog, question, language="en", previous=None, now=SUNDAY_AFTERNOON):
+    ctx = context(catalog, now)
     before = Before(previous) if previous else None
     found = field_reply(ctx, question, language, [], before)
     return found.text if found else None
@@ -115,23 +120,13 @@ def test_where_only_for_a_named_venue(mohegan):
 
 def test_a_follow_up_about_the_venue_the_host_answered_about(mohegan):
     before = Before("where can we eat steak tonight", "Try Michael Jordan's Steak House!")
-    ctx = SimpleNamespace(
-        catalog=mohegan,
-        now=SUNDAY_AFTERNOON,
-        services=SimpleNamespace(glossary=GLOSSARY),
-        in_content_words=lambda text: text,
-    )
+    ctx = context(mohegan)
     found = field_reply(ctx, "how much is it", "en", [], before)
     assert found is not None and found.text == f"{STEAKHOUSE}: entrees $42-$135."
 
 
 def test_a_follow_up_stays_on_the_venue_before_any_the_search_found(mohegan):
-    ctx = SimpleNamespace(
-        catalog=mohegan,
-        now=SUNDAY_AFTERNOON,
-        services=SimpleNamespace(glossary=GLOSSARY),
-        in_content_words=lambda text: text,
-    )
+    ctx = context(mohegan)
     before = Before("is michael jordan's open on monday?", f"{STEAKHOUSE} is open on Monday.")
     # A search hit for the message's own words must not take the steakhouse's place.
     hits = [SimpleNamespace(item=v) for v in mohegan.venues() if v.name != STEAKHOUSE]
@@ -140,12 +135,7 @@ def test_a_follow_up_stays_on_the_venue_before_any_the_search_found(mohegan):
 
 
 def test_a_follow_up_of_a_follow_up_keeps_the_field_the_answer_gave(mohegan):
-    ctx = SimpleNamespace(
-        catalog=mohegan,
-        now=SUNDAY_AFTERNOON,
-        services=SimpleNamespace(glossary=GLOSSARY),
-        in_content_words=lambda text: text,
-    )
+    ctx = context(mohegan)
     before = Before("and on monday?", f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Monday.")
     found = field_reply(ctx, "and tues?", "en", [], before)
     assert found is not None and found.text == f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Tuesday."

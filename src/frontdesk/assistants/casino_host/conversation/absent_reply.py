@@ -20,9 +20,9 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 
 from frontdesk.assistants.casino_host.content import Catalog
-from frontdesk.assistants.casino_host.content.documents import knowledge_items
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.assistants.casino_host.conversation.extraction import detect_language
+from frontdesk.assistants.casino_host.conversation.naming import item_vocabularies
 from frontdesk.knowledge.absence import asked_thing, guide_words, is_absent, vocabulary
 
 # A thing this close to a venue's "name (kind)" is taken for that venue under another word.
@@ -31,17 +31,6 @@ PHRASES = {
     "en": "Sorry, {casino} doesn't have {thing}. Happy to help with dining, shows or the spa!",
     "es": "Lo siento, {casino} no tiene {thing}. ¿Le ayudo con restaurantes, shows o el spa?",
 }
-
-
-@functools.lru_cache(maxsize=16)
-def _vocabularies(catalog: Catalog) -> tuple[frozenset[str], ...]:
-    """Every item's words, read once per loaded catalog."""
-    texts = [
-        f"{item.name} {' '.join(map(str, item.fields.values()))}"
-        for item in knowledge_items(catalog)
-    ]
-    casino = catalog.casino
-    return (*(vocabulary(text) for text in texts), vocabulary(f"{casino.name} {casino.address}"))
 
 
 @functools.lru_cache(maxsize=16)
@@ -80,7 +69,8 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
         if glossary is None or glossary.unknown_words(thing):
             return None
         english = glossary.translate(thing) or thing
-    if not is_absent(english, _vocabularies(ctx.catalog), own_name):
+    place = vocabulary(f"{casino.name} {casino.address}")
+    if not is_absent(english, (*item_vocabularies(ctx.catalog), place), own_name):
         return None
     if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english):
         return None

@@ -18,6 +18,11 @@ from frontdesk.assistants.casino_host.conversation.context import CasinoHostCont
 # How far ahead "when is it on?" looks, and how many show times a reply lists.
 AHEAD_DAYS = 14
 SHOWN_TIMES = 3
+# Day names as the reply says them, by weekday (0 = Monday).
+DAYS = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+}
 PHRASES = {
     "en": {
         "times": "{name}: {times}.",
@@ -39,10 +44,6 @@ PHRASES = {
         "age": "{name}: {value}.",
         "where": "{name} se presenta en {place}.",
     },
-}
-DAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
 }
 
 

@@ -19,17 +19,13 @@ from frontdesk.assistants.casino_host.content import SearchHit, Venue
 from frontdesk.assistants.casino_host.content.documents import usd
 from frontdesk.assistants.casino_host.content.hours import clock_text
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
-from frontdesk.assistants.casino_host.conversation.event_reply import event_text
+from frontdesk.assistants.casino_host.conversation.event_reply import DAYS, event_text
 from frontdesk.assistants.casino_host.conversation.naming import named_event, named_venue
 from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
 from frontdesk.routing.asked_field import asked_field
 from frontdesk.routing.followup import asks_its_own_question, is_follow_up
 
-DAYS = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-}
 # The content's own values, as a Spanish-speaking guest reads them.
 SPANISH_VALUES = {
     "Casual": "informal",

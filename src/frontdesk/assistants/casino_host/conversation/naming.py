@@ -66,9 +66,16 @@ def names_something_else(catalog: Catalog, question: str, everyday: frozenset[st
 
 
 @functools.lru_cache(maxsize=16)
+def item_vocabularies(catalog: Catalog) -> tuple[frozenset[str], ...]:
+    """Every item's words (its name and fields), read once per loaded catalog."""
+    return tuple(
+        vocabulary(f"{i.name} {' '.join(map(str, i.fields.values()))}")
+        for i in knowledge_items(catalog)
+    )
+
+
 def _catalog_words(catalog: Catalog) -> frozenset[str]:
-    texts = [f"{i.name} {' '.join(map(str, i.fields.values()))}" for i in knowledge_items(catalog)]
-    return frozenset().union(*(vocabulary(text) for text in texts))
+    return frozenset().union(*item_vocabularies(catalog))
 
 
 @functools.lru_cache(maxsize=16)
