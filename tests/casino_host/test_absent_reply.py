@@ -70,3 +70,47 @@ def test_an_english_question_in_a_spanish_conversation_is_judged_in_english(cont
     assert ask(content, "bellagio", "is there a bowling alley?", "es") == (
         "Lo siento, Bellagio no tiene bowling alley. ¿Le ayudo con restaurantes, shows o el spa?"
     )
+
+
+# A concept embedder's axes: "theater" and "theatre" are one; "swimming" is the pool's.
+CONCEPT_AXES = {"theater": 0, "theatre": 0, "pool": 1, "swimming": 1, "movie": 2}
+
+
+class Concepts(Embeddings):
+    """An embedder of concepts: a text is the sum of its words' concepts. "theater" and
+    "theatre" are one; "swimming" is the pool's concept, so a swimming pool is a pool, while
+    "movie" is a concept of its own that no venue has."""
+
+    def _vector(self, text: str) -> list[float]:
+        vector = [0.0, 0.0, 0.0, 0.01]
+        for word in text.casefold().replace("(", " ").replace(")", " ").split():
+            if word in CONCEPT_AXES:
+                vector[CONCEPT_AXES[word]] += 1.0
+        return vector
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def ask_concepts(content, casino_id, question, language="en"):
+    services = SimpleNamespace(glossary=Glossary.load(SPANISH_RESORT_GLOSSARY),
+                               search=SimpleNamespace(embeddings=Concepts()))  # fmt: skip
+    ctx = SimpleNamespace(catalog=content.catalog(casino_id), services=services)
+    return absent_reply(ctx, question, language)
+
+
+def test_a_known_kind_word_does_not_make_an_unknown_thing_a_venue(content):
+    # "movie theater" is near the O Theatre only through "theater"; the word the casino never
+    # uses, "movie", is near no venue: the casino lacks it ("hay cine?" was told of a cinema).
+    assert ask_concepts(content, "bellagio", "¿hay cine?", "es") == (
+        "Lo siento, Bellagio no tiene cine. ¿Le ayudo con restaurantes, shows o el spa?"
+    )
+    assert ask_concepts(content, "bellagio", "is there a movie theater?") is not None
+
+
+def test_an_unknown_word_that_is_itself_near_a_venue_keeps_it(content):
+    # Mohegan Sun's items never say "swimming", but its Indoor Pool is a swimming pool.
+    assert ask_concepts(content, "mohegan_sun", "is there a swimming pool?") is None

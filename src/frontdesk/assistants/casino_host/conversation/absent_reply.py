@@ -9,7 +9,12 @@ and only when the glossary knows every one of its words: a word it does not know
 may well be something the casino has. Nor is a thing absent that the embedder finds close to
 one of the casino's venues by name and kind: "gym" is the Fitness Center, whose words never say
 gym (cosine 0.59, where a bowling alley, a water park or a Cheesecake Factory came closest to a
-venue at 0.41-0.50, both casinos, 24 things tried on 2026-11-29).
+venue at 0.41-0.50, both casinos, 24 things tried on 2026-11-29). When the casino knows some of
+the thing's words and not the others, the words it does not know must be near a venue too: a
+"movie theater" is close to the O Theatre only through "theater" ("movie" alone: 0.35), where the
+"swimming" of a swimming pool is near the Indoor Pool on its own (0.46) and "mall" near The Shops
+(0.49); 30 things tried at both casinos on 2026-11-29 ("hay cine?" had been told of a cinema in
+the O Theatre).
 """
 
 from __future__ import annotations
@@ -23,10 +28,19 @@ from frontdesk.assistants.casino_host.content import Catalog
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.assistants.casino_host.conversation.extraction import detect_language
 from frontdesk.assistants.casino_host.conversation.naming import item_vocabularies
-from frontdesk.knowledge.absence import asked_thing, guide_words, is_absent, vocabulary
+from frontdesk.knowledge.absence import (
+    asked_thing,
+    content_words,
+    guide_words,
+    is_absent,
+    known,
+    vocabulary,
+)
 
 # A thing this close to a venue's "name (kind)" is taken for that venue under another word.
 CLOSE_TO_A_VENUE = 0.55
+# ... and, when the casino knows some of its words, its unknown words at least this close.
+UNKNOWN_WORDS_CLOSE = 0.40
 PHRASES = {
     "en": "Sorry, {casino} doesn't have {thing}. Happy to help with dining, shows or the spa!",
     "es": "Lo siento, {casino} no tiene {thing}. ¿Le ayudo con restaurantes, shows o el spa?",
@@ -44,13 +58,23 @@ def _unit(vectors: np.ndarray) -> np.ndarray:
     return vectors / np.where(norms == 0, 1, norms)
 
 
-def resembles_a_venue(catalog: Catalog, embeddings: Embeddings, thing: str) -> bool:
-    """Whether `thing` is, to the embedder, one of the casino's venues by another word."""
+def resembles_a_venue(
+    catalog: Catalog, embeddings: Embeddings, thing: str, unknown: tuple[str, ...] = ()
+) -> bool:
+    """Whether `thing` is, to the embedder, one of the casino's venues by another word.
+    `unknown`: those of its words the casino's items never use, when it uses some of the
+    others: they must carry the likeness on their own as well."""
     venues = _venue_vectors(catalog, embeddings)
     if not len(venues):
         return False
-    asked = _unit(np.array(embeddings.embed_query(thing), dtype=np.float32))
-    return float((venues @ asked).max()) >= CLOSE_TO_A_VENUE
+    if _closest(venues, embeddings, thing) < CLOSE_TO_A_VENUE:
+        return False
+    return not unknown or _closest(venues, embeddings, " ".join(unknown)) >= UNKNOWN_WORDS_CLOSE
+
+
+def _closest(venues: np.ndarray, embeddings: Embeddings, text: str) -> float:
+    asked = _unit(np.array(embeddings.embed_query(text), dtype=np.float32))
+    return float((venues @ asked).max())
 
 
 def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | None:
@@ -70,12 +94,22 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
             return None
         english = glossary.translate(thing) or thing
     place = vocabulary(f"{casino.name} {casino.address}")
-    if not is_absent(english, (*item_vocabularies(ctx.catalog), place), own_name):
+    vocabularies = (*item_vocabularies(ctx.catalog), place)
+    if not is_absent(english, vocabularies, own_name):
         return None
-    if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english):
+    if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english,
+                         _unknown_beside_known(english, frozenset().union(*vocabularies))):  # fmt: skip
         return None
     phrase = PHRASES["es" if language == "es" else "en"]
     return phrase.format(casino=casino.name, thing=_with_article(thing, language))
+
+
+def _unknown_beside_known(thing: str, words: frozenset[str]) -> tuple[str, ...]:
+    """The words of `thing` the casino never uses, when it uses some of the others ("movie" of
+    "movie theater"); none when it knows all or none of them."""
+    wanted = sorted(content_words(thing))
+    unknown = tuple(w for w in wanted if not known(w, words))
+    return unknown if len(unknown) < len(wanted) else ()
 
 
 def _with_article(thing: str, language: str) -> str:
