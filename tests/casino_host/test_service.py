@@ -462,3 +462,47 @@ async def test_a_turn_whose_writes_fail_half_way_lands_nothing_and_is_applied_on
     assert profile.get("core_identity.name").value == "Maria"
     assert profile.engagement.total_messages_received == 1
     assert profile.engagement.offers_sent == 1
+
+
+# -- the items a reply draws on (issue 34: sentences tied to their sources) -------------------
+
+
+async def test_a_reply_worked_out_from_a_venue_cites_it_at_its_hours(host):
+    answer = await host.ask("is michael jordan's steak house open on monday?", new_phone())
+    assert answer.extra["agent"] == "dining_agent"
+    assert answer.sources == ["Michael Jordan's Steak House"]
+    [document] = answer.extra["documents"]
+    assert document["title"] == "Michael Jordan's Steak House" and "Hours" in document["text"]
+    [claim] = answer.extra["claims"]
+    assert claim["cites"] == [1] and "Hours" in claim["quote"]
+    assert host.brain.calls == []  # worked out in code
+
+
+async def test_a_model_reply_cites_the_item_it_names_and_nothing_else(host):
+    host.brain.default = "Michael Jordan's Steak House is a great pick."
+    answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
+    titles = [d["title"] for d in answer.extra["documents"]]
+    assert "Michael Jordan's Steak House" in titles
+    [claim] = answer.extra["claims"]
+    assert [titles[n - 1] for n in claim["cites"]] == ["Michael Jordan's Steak House"]
+
+
+async def test_a_fallback_cites_nothing(host):
+    host.brain.default = RuntimeError("model crashed")
+    answer = await host.ask("Which steakhouse is best for dinner?", new_phone())
+    assert answer.extra["agent"] == "fallback_node"
+    assert answer.sources == [] and answer.extra["documents"] == []
+    assert answer.extra["claims"] == []
+
+
+async def test_the_stream_carries_the_documents_and_each_sentences_citations(host):
+    host.service.clock = lambda: NOW
+    events = [
+        e async for e in host.service.stream(
+            "is michael jordan's steak house open on monday?", "svc-stream",
+            user_id=new_phone(), scope=CASINO,
+        )
+    ]  # fmt: skip
+    [sources] = [e.data for e in events if e.event == "sources"]
+    assert sources["sources"] == ["Michael Jordan's Steak House"]
+    assert sources["claims"][0]["cites"] == [1]

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import re
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import AsyncExitStack
@@ -37,6 +36,7 @@ from frontdesk.assistants.casino_host.consent.records import (
     receive,
 )
 from frontdesk.assistants.casino_host.conversation import prompts
+from frontdesk.assistants.casino_host.conversation.cited import cited_sources
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext, HostServices
 from frontdesk.assistants.casino_host.conversation.escalation import alert_lines, with_line
 from frontdesk.assistants.casino_host.conversation.graph import RECURSION_LIMIT
@@ -46,6 +46,7 @@ from frontdesk.assistants.casino_host.conversation.state import turn_state
 from frontdesk.assistants.casino_host.records.turns import (
     Intake,
     Written,
+    clean_message,
     write_holding,
     write_turn,
 )
@@ -76,28 +77,6 @@ def conversation_guest(thread_id: str) -> str:
     a pause or a language."""
     digits = int(hashlib.sha256(thread_id.encode("utf-8")).hexdigest(), 16) % 10_000_000
     return f"+1555{digits:07d}"
-
-
-# A guest's SMS: 10 concatenated segments at most on most carriers; the API allows 4,096
-# characters, and the service takes no more either.
-MAX_MESSAGE_CHARS = 4096
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-
-
-class MessageError(FrontdeskError):
-    """A message the host cannot take (too long, not text)."""
-
-
-def clean_message(message: str) -> str:
-    """The message as it may be stored and read: control characters removed (PostgreSQL
-    refuses NUL in text), refused when it is not valid Unicode or longer than a message."""
-    try:
-        message.encode("utf-8")
-    except UnicodeEncodeError:
-        raise MessageError("the message holds an invalid character; send plain text") from None
-    if len(message) > MAX_MESSAGE_CHARS:
-        raise MessageError(f"the message is longer than {MAX_MESSAGE_CHARS} characters")
-    return _CONTROL.sub("", message)
 
 
 @dataclass(frozen=True)
@@ -187,7 +166,7 @@ class CasinoHostService:
             yield ChatEvent("done", {"done": True})
             return
         yield ChatEvent("replace", {"content": answer.answer})
-        yield ChatEvent("sources", {"sources": [], **answer.extra})
+        yield ChatEvent("sources", {**answer.extra, "sources": answer.sources})
         yield ChatEvent("done", {"done": True})
 
     async def ask(
@@ -383,18 +362,27 @@ class CasinoHostService:
         state = {"language": language, "speaker": HOLDING_SPEAKER}
         return Turn(thread_id, intake, state, text, sms, HOLDING_SPEAKER, None)
 
-    @staticmethod
-    def _as_answer(turn: Turn) -> Answer:
+    def _as_answer(self, turn: Turn) -> Answer:
         from frontdesk.assistants.casino_host.records.output import turn_extra
 
         state = turn.state
+        # Only a reply the checks passed stands on its items: the fallback that replaces a
+        # failed one, a refusal or a greeting cites nothing.
+        passed = state.get("validation_result") == "PASS"
+        used = (state.get("sources_used") or []) if passed else []
+        catalog = self.services.content.catalog(turn.intake.casino_id)
+        cited = cited_sources(catalog, used, turn.text)
         return Answer(
             answer=turn.text,
             route=state.get("query_type"),
             confidence=state.get("router_confidence"),
-            sources=[],
+            sources=list(cited["sources"]),
             validation=state.get("validation_result"),
             thread_id=turn.thread_id,
             context=list(state.get("retrieved_context") or []),
-            extra=turn_extra(turn.intake, state, turn.sms, turn.speaker, turn.written),
+            extra={
+                **turn_extra(turn.intake, state, turn.sms, turn.speaker, turn.written),
+                "documents": cited["documents"],
+                "claims": cited["claims"],
+            },
         )

@@ -60,6 +60,8 @@ class CasinoHostState(TypedDict, total=False):
     model_failed: bool  # the model did not answer (breaker open, error): the fallback answers
     envelope_changes: list[str]  # the persona envelope's rules that changed the reply
     retrieved_context: list[dict[str, Any]]
+    # The catalog items the reply draws on, by name: the sources a reader can open.
+    sources_used: list[str]
     validation_result: str | None  # PASS | RETRY | FAIL
     retry_count: int
     skip_validation: bool
@@ -101,6 +103,7 @@ def turn_state(message: str, *, now: datetime, casino_id: str, guest_uuid: str,
         "model_failed": False,
         "envelope_changes": [],
         "retrieved_context": [],
+        "sources_used": [],
         "validation_result": None,
         "retry_count": 0,
         "skip_validation": False,

@@ -15,6 +15,7 @@ next delivery.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -30,10 +31,33 @@ from frontdesk.assistants.casino_host.storage import (
     Store,
     StoredMessage,
 )
+from frontdesk.errors import FrontdeskError
 
 logger = logging.getLogger(__name__)
 
 SAVE_ATTEMPTS = 3
+
+
+# A guest's SMS: 10 concatenated segments at most on most carriers; the API allows 4,096
+# characters, and the service takes no more either.
+MAX_MESSAGE_CHARS = 4096
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class MessageError(FrontdeskError):
+    """A message the host cannot take (too long, not text)."""
+
+
+def clean_message(message: str) -> str:
+    """The message as it may be stored and read: control characters removed (PostgreSQL
+    refuses NUL in text), refused when it is not valid Unicode or longer than a message."""
+    try:
+        message.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MessageError("the message holds an invalid character; send plain text") from None
+    if len(message) > MAX_MESSAGE_CHARS:
+        raise MessageError(f"the message is longer than {MAX_MESSAGE_CHARS} characters")
+    return _CONTROL.sub("", message)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ when a call fails, the turn goes to the static fallback without waiting on the m
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
@@ -120,11 +120,13 @@ def said_in_code(
     text: str,
     tools_used: list[str],
     facts: list[str],
+    sources: Sequence[str] = (),
 ) -> Command:
-    """A reply worked out in code, with the facts it restates, to validation like any other:
-    no model call."""
+    """A reply worked out in code, with the facts it restates and the catalog items they come
+    from (`sources`), to validation like any other: no model call."""
     update = {
         "retrieved_context": [{"content": line} for line in facts],
+        "sources_used": list(dict.fromkeys(sources)),
         "offer": None,
         "used_tools": tools_used,
         "model_failed": False,
@@ -187,7 +189,8 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
             return said_in_code(state, ctx, agent, lacking, ["absent_reply"], [])
         # Every venue of the asked category, from the catalog.
         if listed := list_reply(ctx, question, language):
-            return said_in_code(state, ctx, agent, listed.text, ["list_reply"], [listed.text])
+            return said_in_code(state, ctx, agent, listed.text, ["list_reply"], [listed.text],
+                                listed.names)  # fmt: skip
     handoffs = list(state.get("handoffs") or [])
     facts = run_tools(agent, ctx, state)
     retry = int(state.get("retry_count") or 0) > 0
@@ -195,7 +198,8 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
         # A field of one venue (its hours on the asked day, its price...), stated from the
         # catalog even when this agent's search found nothing ("y mañana?").
         used = [*facts.tools, "field_reply"]
-        return said_in_code(state, ctx, agent, worked.text, used, [worked.fact, *facts.lines])
+        return said_in_code(state, ctx, agent, worked.text, used, [worked.fact, *facts.lines],
+                            [worked.venue])  # fmt: skip
     target = handoff_target(agent, bool(facts.lines), handoffs)
     if target is not None:
         return Command(
@@ -203,6 +207,7 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
         )
     update: dict[str, Any] = {
         "retrieved_context": [{"content": line} for line in facts.lines],
+        "sources_used": list(facts.names),
         "offer": facts.offer,
         "used_tools": facts.tools,
         "model_failed": False,
