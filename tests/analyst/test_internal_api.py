@@ -55,7 +55,7 @@ async def test_the_stream_has_the_seeds_events(analyst, tmp_path):
     assert {"event": "tool_start", "tool": "sql_agent"} in events
     tokens = [e for e in events if e["event"] == "token"]
     assert tokens and all(t["channel"] == "final" for t in tokens)
-    assert "".join(t["content"] for t in tokens) == "There are 21 active technicians."
+    assert "".join(t["content"] for t in tokens) == "21 technicians are active."
     assert names[-1] == "complete"
     complete = events[-1]
     assert complete["stats"]["tokens"] == len(tokens) and complete["stats"]["route"] == "sql"

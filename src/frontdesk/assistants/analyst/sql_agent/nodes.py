@@ -19,6 +19,7 @@ from langgraph.runtime import Runtime
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, summarize_rows
+from frontdesk.assistants.analyst.sql_agent.worded import worded_answer
 from frontdesk.assistants.analyst.sql_agent.writing import ask_new_sql
 from frontdesk.assistants.analyst.state import AnalystContext, SQLGraphState
 
@@ -291,16 +292,20 @@ async def summarize(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> d
     """The answer: written by the model from the rows (checked against them), or a fixed reply
     when nothing ran."""
     outcome = state.get("outcome")
+    columns = state.get("column_names") or []
+    rows = state.get("structured_result") or []
+    # A one-value answer to a question of a plain shape is worded in code: one model call less.
+    worded = None if state.get("previous") else worded_answer(state["question"], columns, rows)
+    if outcome == "answered" and worded is not None:
+        return {"final_answer": worded}
     if outcome == "answered" and not runtime.context.write_answers:
-        columns = state.get("column_names") or []
-        rows = state.get("structured_result") or []
         return {"final_answer": plain_answer(columns, rows, bool(state.get("truncated")))}
     if outcome == "answered":
         text = await summarize_rows(
             runtime.context.llm,
             question_to_answer(state),
-            state.get("column_names") or [],
-            state.get("structured_result") or [],
+            columns,
+            rows,
             truncated=bool(state.get("truncated")),
             sql=state.get("executed_sql") or state.get("sql") or "",
         )
