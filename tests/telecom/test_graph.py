@@ -254,3 +254,17 @@ async def test_a_grounded_answer_is_kept_with_one_call():
     llm = ScriptedChatModel(script=["Use 80 MHz."])
     assert await technical.grounded_answer(llm, "sys", "q", CONTEXT, "en") == "Use 80 MHz."
     assert len(llm.calls) == 1
+
+
+async def test_a_polish_question_answered_in_english_says_so_in_polish():
+    # "Jakie jest domyślne hasło do Wi-Fi?" got an English answer: the manual is English, and the
+    # 0.5B model followed it over "answer in Polish". The customer is told, in Polish, why.
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    english = ScriptedChatModel(script=["Use 80 MHz on 5 GHz."])
+    text = await technical.grounded_answer(english, "sys", "q", CONTEXT, "pl")
+    assert text == "Ta część instrukcji jest dostępna tylko po angielsku: Use 80 MHz on 5 GHz."
+    polish = ScriptedChatModel(script=["Domyślna szerokość kanału na 5 GHz to 80 MHz."])
+    text = await technical.grounded_answer(polish, "sys", "q", CONTEXT, "pl")
+    assert text == "Domyślna szerokość kanału na 5 GHz to 80 MHz."
+    assert len(english.calls) == len(polish.calls) == 1

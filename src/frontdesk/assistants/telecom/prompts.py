@@ -39,6 +39,9 @@ FROM_THE_MANUAL = {
     "en": "Here is what the knowledge base says about this: $sentences",
     "pl": "Oto, co mówi na ten temat baza wiedzy: $sentences",
 }
+# A Polish question whose answer the model wrote in English (the manuals are English, and the
+# 0.5B model mostly follows them over "answer in Polish"): said so in Polish, not passed off.
+ONLY_IN_ENGLISH = "Ta część instrukcji jest dostępna tylko po angielsku: $sentences"
 NOT_RELIABLE = {
     "en": (
         "I could not put together a reliable answer from the knowledge base. Please see the "

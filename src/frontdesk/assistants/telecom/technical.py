@@ -17,6 +17,7 @@ from typing import Any
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from frontdesk.agentkit.grounding import check_grounding
+from frontdesk.agentkit.language import is_polish
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.validation import restates_question
@@ -40,6 +41,8 @@ async def grounded_answer(
         return text
     report = check_grounding(text, context)
     if report.grounded and not restates_question(text, question):
+        if language == "pl" and not is_polish(text):
+            return render(prompts.ONLY_IN_ENGLISH, sentences=text)
         return text
     if report.evidence:
         return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(report.evidence))
