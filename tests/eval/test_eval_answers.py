@@ -164,6 +164,8 @@ async def test_evaluate_loads_the_dataset_and_runs_the_suite(write_jsonl) -> Non
         "There's no buffet from another casino here.",
         "I don\u2019t see an ice rink among the resort's amenities.",
         "There isn't a golf course on the property.",
+        "parse_token is not defined anywhere in the repository itsdangerous.",
+        "Only outside its code, in README.rst: no code there does it.",
     ],
 )
 def test_states_absence_recognises_a_reply_saying_it_is_not_there(answer: str) -> None:

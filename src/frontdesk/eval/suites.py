@@ -371,11 +371,13 @@ def check_answer(
 ABSENCE = re.compile(
     r"\b(?:does\s*n[o']t|do\s*n[o']t|did\s*n[o']t|is\s*n[o']t|are\s*n[o']t|not)\s+"
     r"(?:currently\s+|actually\s+)?(?:have|has|offer|feature|include|provide|operate|host|"
-    r"available|part\s+of|located|on\s+(?:the\s+)?(?:property|site)|at\s+(?:the\s+)?resort)\b"
+    r"available|part\s+of|located|defined|on\s+(?:the\s+)?(?:property|site)|at\s+(?:the\s+)?resort)\b"
     r"(?!\s+(?:any\s+|more\s+|specific\s+)?(?:details|information|info|data|specifics))"
     r"|\bthere\s*(?:is|are|'s)\s+no\b|\bthere\s+(?:is|are)\s*n[o']t\b"
     r"|\bno\s+(?:\w+\s+){0,3}(?:on[\s-]site|at\s+(?:the\s+)?(?:resort|property)|here)\b"
-    r"|\b(?:do\s*n[o']t|can\s*n[o']t|cannot|could\s*n[o']t)\s+(?:see|find)\s+(?:an?y?\s+)?\w",
+    r"|\b(?:do\s*n[o']t|can\s*n[o']t|cannot|could\s*n[o']t)\s+(?:see|find)\s+(?:an?y?\s+)?\w"
+    # A repository's: "parse_token is not defined anywhere", "no code there does it".
+    r"|\bno\s+code\b",
     re.IGNORECASE,
 )
 

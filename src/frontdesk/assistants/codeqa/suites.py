@@ -14,6 +14,7 @@ folder, so they do not join the repositories a person asks about), else the inde
 
 from __future__ import annotations
 
+import json
 import re
 import time
 import uuid
@@ -33,9 +34,10 @@ from frontdesk.assistants.codeqa.retrieval.search import SearchSettings
 from frontdesk.assistants.codeqa.settings import CodeQASettings
 from frontdesk.assistants.plugin import EvalTarget
 from frontdesk.config import Settings
+from frontdesk.eval.datasets import load_answers
 from frontdesk.eval.metrics import percentile
 from frontdesk.eval.progress import progress_bar
-from frontdesk.eval.suites import SuiteResult
+from frontdesk.eval.suites import SuiteResult, run_answers
 from frontdesk.runtime import Models
 
 __all__ = ["answers_target", "retrieval_target"]
@@ -123,6 +125,8 @@ async def answers_target(settings: Settings, models: Models) -> EvalTarget:
     service: GraphAssistant = await build_service(quiet, models, repositories=repositories)
 
     async def run(dataset: Path) -> SuiteResult:
+        if conversation_set(dataset):
+            return await run_conversations(dataset, service, repositories)
         cases = load_cases(dataset)
         repositories.prepare({c.repo for c in cases})
         rows = []
@@ -141,6 +145,33 @@ async def answers_target(settings: Settings, models: Models) -> EvalTarget:
         return SuiteResult("code_answers", answers_metrics(rows), rows)
 
     return EvalTarget(run=run, close=service.aclose)
+
+
+def conversation_set(dataset: Path) -> bool:
+    """Whether `dataset` is in the core answers format (follow-up threads, questions about what
+    a repository lacks, required strings) rather than codeqa's gold files and symbols."""
+    return not any("gold_files" in row for row in _rows(dataset))
+
+
+def _rows(dataset: Path) -> list[dict[str, Any]]:
+    lines = dataset.read_text(encoding="utf-8").splitlines()
+    return [
+        json.loads(line) for line in lines if line.strip() and not line.lstrip().startswith("#")
+    ]
+
+
+async def run_conversations(
+    dataset: Path, service: Any, repositories: EvalRepositories
+) -> SuiteResult:
+    """The core answers suite (`eval.suites.run_answers`: threads asked in order, absence
+    stated, required strings), each question asked about its row's repository."""
+    repo_of = {row["question"]: row["repo"] for row in _rows(dataset)}
+    repositories.prepare(set(repo_of.values()))
+
+    async def ask(question: str, thread_id: str) -> Any:
+        return await service.ask(question, thread_id, scope=repo_of[question])
+
+    return await run_answers(load_answers(dataset), ask)
 
 
 def score_answer(case: RetrievalCase, answer: Any) -> dict[str, Any]:
