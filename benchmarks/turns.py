@@ -103,7 +103,12 @@ async def time_assistant(name: str, data_dir: Path, count: int, models) -> dict:
                 continue
             timings.append(time.perf_counter() - started)
             out_of_time += bool(answer.extra.get("out_of_time"))
-            print(f"{name}: {timings[-1]:6.1f} s  {question.text[:70]}", flush=True)
+            # The answer's start beside its time: under load, a reader checks each came from
+            # the model or the facts (`out_of_time` marks the rest).
+            said = " ".join(answer.answer.split())[:90]
+            late = " [out of time]" if answer.extra.get("out_of_time") else ""
+            print(f"{name}: {timings[-1]:6.1f} s{late}  {question.text[:60]}\n    -> {said}",
+                  flush=True)  # fmt: skip
     finally:
         await service.aclose()
     return {
