@@ -317,3 +317,15 @@ async def test_a_model_timeout_while_correcting_sql_keeps_the_last_query_tried(a
     assert answer.answer == prompts.MODEL_UNAVAILABLE
     report = answer.extra["sql_report"]
     assert report["outcome"] == "failed" and "isTechnicianX" in (report["sql"] or "")
+
+
+async def test_live_data_is_said_to_be_missing_and_replies_are_not_repeated(analyst):
+    # "what's the weather on mars" got a made-up forecast from the model, and after a refusal
+    # in the same conversation the model repeated the refusal.
+    service, llm = analyst(script(general="It is sunny on Mars."))
+    answer = await service.ask("what's the weather on mars", "w1")
+    assert answer.route == "general" and answer.answer == prompts.NO_LIVE_DATA
+    await service.ask("Delete all closed work orders", "w2")
+    await service.ask("what is machine learning", "w2")
+    general_call = llm.calls[-1]
+    assert all(type(m).__name__ != "AIMessage" for m in general_call)

@@ -139,3 +139,14 @@ def test_a_follow_up_of_a_follow_up_keeps_the_field_the_answer_gave(mohegan):
     before = Before("and on monday?", f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Monday.")
     found = field_reply(ctx, "and tues?", "en", [], before)
     assert found is not None and found.text == f"{STEAKHOUSE} is open 5:00 PM-10:00 PM on Tuesday."
+
+
+def test_a_venue_of_another_casino_is_not_the_venue_before(mohegan):
+    # "is picasso open tonight?" at Mohegan Sun, after the spa: Picasso is Bellagio's, and the
+    # host had answered with the spa's hours (found in the web UI).
+    ctx = context(mohegan)
+    before = Before("¿A qué hora abre el spa el sábado?", "Elemis Spa abre el sábado de 8 a 20.")
+    assert field_reply(ctx, "is picasso open tonight?", "en", [], before) is None
+    # A follow-up that names nothing stays on the venue before.
+    found = field_reply(ctx, "and tonight?", "en", [], before)
+    assert found is not None and found.venue == "Elemis Spa"

@@ -22,7 +22,6 @@ from frontdesk.assistants.analyst.sql_agent.nodes import question_in_context
 from frontdesk.assistants.analyst.state import AgentState, AnalystContext
 from frontdesk.guardrails import guard_for
 from frontdesk.knowledge.mmr import citation_of
-from frontdesk.memory.checkpointer import recent_messages
 from frontdesk.routing.followup import is_follow_up, leans_on_previous
 
 logger = logging.getLogger(__name__)
@@ -201,9 +200,27 @@ async def rag_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dic
     return {"rag_result": message_text(reply).strip() or prompts.NO_MANUAL}
 
 
+# Weather, news, prices, scores: nothing the analyst has, and the 0.5B model gave Mars a "mostly
+# clear" forecast although its prompt says it has no live data.
+_LIVE_DATA = re.compile(
+    r"\b(?:weather|forecast|temperature outside|news|headlines?|stock|share price|exchange rate|"
+    r"traffic|scores?\b.*\b(?:game|match))\b",
+    re.IGNORECASE,
+)
+
+
+def asks_live_data(text: str) -> bool:
+    return bool(_LIVE_DATA.search(text))
+
+
 async def general_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     ctx = runtime.context
-    window = recent_messages(state.get("messages", []), ctx.max_conversation_messages)
+    questions = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
+    if questions and asks_live_data(message_text(questions[-1])):
+        return {"general_result": prompts.NO_LIVE_DATA}
+    # The person's own words only: shown its earlier replies (a refusal), the small model
+    # repeated them as this answer.
+    window = questions[-ctx.max_conversation_messages :]
     try:
         reply = await ctx.llm.ainvoke([SystemMessage(content=prompts.GENERAL_SYSTEM), *window])
     except Exception:  # as in rag_answer

@@ -192,6 +192,10 @@ REFUSED = (
     "Ask me a question about the data instead."
 )
 DATABASE_DOWN = "The database is not reachable right now. Please try again in a moment."
+NO_LIVE_DATA = (
+    "I have no live data such as the weather, news, prices or scores. I can answer questions "
+    "about the company's data, or about how the system works from its manual."
+)
 NO_MANUAL = (
     "The user manual does not cover that. I can answer questions about using CrewOS "
     "(customers, work orders, scheduling, inspections, invoicing) or query the data."

@@ -20,7 +20,11 @@ from frontdesk.assistants.casino_host.content.documents import usd
 from frontdesk.assistants.casino_host.content.hours import clock_text
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
 from frontdesk.assistants.casino_host.conversation.event_reply import DAYS, event_text
-from frontdesk.assistants.casino_host.conversation.naming import named_event, named_venue
+from frontdesk.assistants.casino_host.conversation.naming import (
+    named_event,
+    named_venue,
+    names_elsewhere,
+)
 from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
 from frontdesk.routing.asked_field import asked_field
@@ -152,7 +156,8 @@ def field_reply(
     venue = named
     if venue is None and searched and not leans_back:
         venue = asked_venue(ctx, question, hits)
-    if venue is None and before is not None:
+    # "is picasso open tonight?" at a casino without a Picasso is not about the venue before.
+    if venue is None and before is not None and not names_elsewhere(ctx, question):
         venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
     if venue is None and searched and leans_back:
         venue = asked_venue(ctx, question, hits)

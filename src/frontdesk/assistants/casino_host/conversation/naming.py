@@ -55,6 +55,14 @@ def _named(
     return next((i for i, own in words.items() if asked & own), None)
 
 
+def names_elsewhere(ctx: CasinoHostContext, question: str) -> bool:
+    """Whether `question` names something this casino does not have ("is picasso open tonight?"
+    at Mohegan Sun): it is about no venue of the turn before either."""
+    glossary = ctx.services.glossary
+    everyday = glossary.target_words if glossary is not None else frozenset()
+    return names_something_else(ctx.catalog, question, everyday)
+
+
 def names_something_else(catalog: Catalog, question: str, everyday: frozenset[str]) -> bool:
     """Whether the question has a name-like word (five letters or more, no everyday word) that
     nothing of the casino has: "the motown revue" is not Bellagio's Mayfair Supper Club Revue."""

@@ -492,6 +492,13 @@ export function renderSources(data, container, helpers) {
   const side = el("div", "ch-phone-wrap");
   if (parts.length) {
     const phone = renderPhone(data, parts, el);
+    // Each sentence's sources as numbered marks in the SMS (a mark opens the catalog item at
+    // the line it rests on), and the items as chips: what a guest is told, checked by staff.
+    if (typeof helpers.markCitations === "function") {
+      helpers.markCitations(phone.querySelector(".ch-sms-list"), data);
+    }
+    const chips = helpers.documentChips(data.documents, data.sources);
+    if (chips) phone.append(chips);
     const badges = renderBadges(data, el);
     if (badges) phone.append(badges);
     if (data.offer && typeof data.offer === "object") phone.append(renderOffer(data.offer, el));

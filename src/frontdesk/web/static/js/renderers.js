@@ -16,7 +16,9 @@
 //   export function renderSources(data, container, helpers)
 //       Draws a `sources` event under the answer, into an empty `container`.
 //       helpers: {el, button, renderMarkdown, compactJson, humanize, topicName(route),
-//                 documentChips(documents, names), openDocument(doc), renderTools(tools)}
+//                 documentChips(documents, names), openDocument(doc), renderTools(tools),
+//                 markCitations(textRoot, data): the claims' numbered marks in a text the
+//                 renderer drew itself (the shell marks its own answer bubble)}
 //   export function answerText(text, message) -> string
 //       The answer as its bubble shows it (message: {status, data}: data is the `sources`
 //       event), e.g. without a part that renderSources draws anyway. Copy and the API keep

@@ -6,6 +6,7 @@
 import { getJson, postJson } from "./api.js";
 import { createTurns } from "./chat.js";
 import { refreshConversations, showConversationsOf } from "./conversations.js";
+import { markCitations } from "./citations.js";
 import { asList, button, compactJson, el, humanize } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { renderMessage, updateMessage } from "./messages.js";
@@ -47,7 +48,7 @@ function chatOf(name) {
 function helpersFor(name) {
   return {
     el, button, renderMarkdown, compactJson, humanize, documentChips, openDocument, renderTools,
-    topicName: (route) => topicName(assistantOf(name), route),
+    markCitations, topicName: (route) => topicName(assistantOf(name), route),
   };
 }
 
