@@ -227,3 +227,29 @@ def test_not_found_names_where_the_words_appear_outside_the_code():
     assert _not_found({"user_query": "Where is X?"}, "small") == prompts.NOT_FOUND.substitute(
         repo="small"
     )
+
+
+def test_a_definition_the_answer_was_not_shown_is_named_by_its_file():
+    # "where is build_graph defined?" in Frontdesk: five definitions, three shown. The other two
+    # had lost their line ranges as uncited, and their paths with them ("- (build_graph, ...").
+    from types import SimpleNamespace
+
+    from frontdesk.assistants.codeqa.answers.citations import check_citations
+    from frontdesk.assistants.codeqa.answers.compose import _listing
+    from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
+
+    def definition(path):
+        return SimpleNamespace(path=path, start_line=10, end_line=20, kind="function",
+                               qualified="build_graph", signature="def build_graph()")  # fmt: skip
+
+    found = [definition("a/graph.py"), definition("b/graph.py")]
+    repo = SimpleNamespace(symbols=SimpleNamespace(definitions=lambda name: found))
+    ctx = SimpleNamespace(repository=lambda repo_id: repo)
+    state = {"router_output": {"retrieval_requests": [{"symbols": ["build_graph"]}]}}
+    shown = [ContextBlock("a/graph.py", 10, 20, "def build_graph(): ...", "build_graph", "c1",
+                          cited=[(10, 20)])]  # fmt: skip
+    text = _listing(state, ctx, "repo", "locate", shown)
+    answer, citations = check_citations(text, shown)
+    assert "- a/graph.py:10-20 (build_graph, function)" in answer
+    assert "- b/graph.py (build_graph, function)" in answer
+    assert [str(c) for c in citations] == ["a/graph.py:10-20"]

@@ -166,9 +166,15 @@ def _listing(
             owner = f", {d.kind}" + (
                 f" of {d.qualified.rsplit('.', 1)[0]}" if "." in d.qualified else ""
             )
-            lines.append(
-                f"- {d.path}:{d.start_line}-{d.end_line} ({d.qualified}{owner}): `{d.signature}`"
+            # Lines are cited only where the answer was shown them; a definition the index
+            # knows beyond those is named by its file (its line range would be dropped as an
+            # uncited citation, and the file with it: "- (build_graph, function)").
+            where = (
+                f"{d.path}:{d.start_line}-{d.end_line}"
+                if _shows(blocks, d.path, d.start_line)
+                else d.path
             )
+            lines.append(f"- {where} ({d.qualified}{owner}): `{d.signature}`")
     return "\n".join(lines)
 
 
