@@ -150,3 +150,11 @@ def test_a_venue_of_another_casino_is_not_the_venue_before(mohegan):
     # A follow-up that names nothing stays on the venue before.
     found = field_reply(ctx, "and tonight?", "en", [], before)
     assert found is not None and found.venue == "Elemis Spa"
+
+
+def test_a_spanish_question_of_its_own_takes_no_field_from_the_answer_before(mohegan):
+    # "hay cine?" after a steakhouse recommendation got the steakhouse's reservations (web UI).
+    ctx = context(mohegan)
+    before = Before("no wait, I meant the steakhouse",
+                    f"Try {STEAKHOUSE}: Steakhouse cuisine. Today it's open 5:00 PM-10:00 PM.")  # fmt: skip
+    assert field_reply(ctx, "hay cine?", "es", [], before) is None

@@ -45,6 +45,12 @@ def test_leans_on_previous(text, names_subject, expected):
         ("when does it close", False),
         ("Wednesday?", False),
         ("", False),
+        # Spanish: "hay cine?" after a steakhouse answer is not about the steakhouse.
+        ("hay cine?", True),
+        ("¿Dónde está el spa?", True),
+        ("¿Cuánto cuesta?", True),
+        ("y el domingo?", False),
+        ("¿qué tal el domingo?", False),
     ],
 )
 def test_asks_its_own_question(text, expected):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from frontdesk.guardrails import normalize_text
 from frontdesk.routing.question_form import QUESTION_WORDS
 
 # A message this short rarely stands alone.
@@ -46,7 +47,7 @@ def asks_its_own_question(text: str) -> bool:
     opens with a question word ("where can I park free?") and neither opens like a continuation
     ("and what about Sunday?") nor points back ("when does it close?"). What the previous
     question asked (its price, its hours) carries over only to a message that asks nothing."""
-    lowered = " ".join(re.findall(r"[a-z0-9']+", text.casefold().replace("’", "'")))
+    lowered = " ".join(re.findall(r"[a-z0-9']+", normalize_text(text).replace("’", "'")))
     if not lowered or refers_back(lowered):
         return False
     if any(lowered == o or lowered.startswith(o + " ") for o in FOLLOW_UP_OPENERS):
@@ -54,9 +55,13 @@ def asks_its_own_question(text: str) -> bool:
     return lowered.split()[0].replace("'", "") in _QUESTION_OPENERS
 
 
-# A question word, or a yes/no question's verb: "where can I...", "is the pool heated?".
+# A question word, or a yes/no question's verb: "where can I...", "is the pool heated?"; in
+# Spanish too ("¿hay cine?", "¿dónde está el spa?"), accents folded. Not "qué" or "cómo":
+# "¿qué tal el domingo?" continues the question before.
 _QUESTION_OPENERS = QUESTION_WORDS | {
     "is", "are", "do", "does", "can", "could", "will", "would", "should", "may", "has", "have",
+    "hay", "tienen", "tiene", "donde", "cual", "cuales", "cuanto", "cuanta", "cuantos",
+    "cuantas", "cuando", "quien", "puedo", "pueden",
 }  # fmt: skip
 
 
