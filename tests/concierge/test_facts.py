@@ -14,8 +14,12 @@ TUESDAY = date(2026, 11, 24)
 
 def answer(question, retrieved=(), previous=None, today=TUESDAY):
     found = work_out(
-        question, previous=previous, items=SOURCE.items, retrieved=list(retrieved),
-        today=today, property=SOURCE.property,
+        question,
+        previous=previous,
+        items=SOURCE.items,
+        retrieved=list(retrieved),
+        today=today,
+        property=SOURCE.property,
     )
     return found
 
@@ -55,7 +59,10 @@ def test_capacity_is_the_named_items_own():
 
 
 def test_checkout_time_from_the_item_that_states_it():
-    found = answer("whens checkout", retrieved=["Check-in and check-out times", "Check-In and Check-Out Policy"])
+    found = answer(
+        "whens checkout",
+        retrieved=["Check-in and check-out times", "Check-In and Check-Out Policy"],
+    )
     assert "Check-out is at 11:00 AM" in found.text
 
 
@@ -74,22 +81,30 @@ def test_checkout_time_is_the_standard_one_when_late_checkout_ranks_first():
 
 
 def test_a_new_question_after_checkout_does_not_get_the_checkout_time():
-    found = answer("who runs the sportsbook here", previous="whens checkout",
-                   retrieved=["FanDuel Sportsbook at Mohegan Sun"])
+    found = answer(
+        "who runs the sportsbook here",
+        previous="whens checkout",
+        retrieved=["FanDuel Sportsbook at Mohegan Sun"],
+    )
     assert found is None or "Check-out" not in found.text
 
 
 def test_a_policy_answer_keeps_its_negation():
-    found = answer("can i pay with a credit card at the blackjack tables?",
-                   retrieved=["Accepted payment at tables", "Table Games"])
+    found = answer(
+        "can i pay with a credit card at the blackjack tables?",
+        retrieved=["Accepted payment at tables", "Table Games"],
+    )
     assert found.text.startswith("Table games take cash or chips only")
 
 
 @pytest.mark.parametrize(
     ("question", "thing"),
-    [("is there a bowling alley?", "bowling alley"), ("do you have a water park", "water park"),
-     ("Is there an ice rink at Mohegan Sun?", "ice rink"),
-     ("what time does the foxwoods buffet open", "foxwoods buffet")],
+    [
+        ("is there a bowling alley?", "bowling alley"),
+        ("do you have a water park", "water park"),
+        ("Is there an ice rink at Mohegan Sun?", "ice rink"),
+        ("what time does the foxwoods buffet open", "foxwoods buffet"),
+    ],
 )
 def test_a_thing_the_resort_lacks_is_answered_as_absent(question, thing):
     assert asked_thing(question) == thing
@@ -106,9 +121,15 @@ def test_the_closest_thing_is_offered_when_its_name_shares_the_main_word():
 
 @pytest.mark.parametrize(
     "question",
-    ["is there a spa", "do you have a golf course", "is there free wifi",
-     "do you have electric car chargers", "is there a raw bar anywhere? craving oysters",
-     "do you have a kids club or babysitting?", "is there a pool"],
+    [
+        "is there a spa",
+        "do you have a golf course",
+        "is there free wifi",
+        "do you have electric car chargers",
+        "is there a raw bar anywhere? craving oysters",
+        "do you have a kids club or babysitting?",
+        "is there a pool",
+    ],
 )
 def test_things_the_resort_has_are_not_absent(question):
     thing = asked_thing(question)
@@ -166,8 +187,9 @@ def test_a_new_question_after_a_price_list_is_not_answered_with_prices(question)
 
 
 def test_a_continuation_still_carries_the_field_it_continues():
-    found = answer("and what about Bobby's Burgers?",
-                   previous="how much is michael jordan's steak house")
+    found = answer(
+        "and what about Bobby's Burgers?", previous="how much is michael jordan's steak house"
+    )
     assert found is not None and found.items == ("Bobby's Burgers",)
     assert "$" in found.text
 
@@ -189,13 +211,19 @@ def test_which_is_newer_by_the_year_each_entry_says_it_opened():
 
 
 def test_it_in_a_follow_up_is_what_the_previous_answer_was_about():
-    rooms = answer("how many rooms does it have", previous="which hotel tower is the newer one?",
-                   retrieved=["Sky Tower", "Earth Tower"])
+    rooms = answer(
+        "how many rooms does it have",
+        previous="which hotel tower is the newer one?",
+        retrieved=["Sky Tower", "Earth Tower"],
+    )
     assert "1,200" in rooms.text  # without the previous answer: the first tower retrieved
     found = work_out(
-        "how many rooms does it have", previous="which hotel tower is the newer one?",
-        previous_items=["Earth Tower", "Sky Tower"], items=SOURCE.items,
-        retrieved=["Sky Tower Deluxe King Room", "Sky Tower"], today=TUESDAY,
+        "how many rooms does it have",
+        previous="which hotel tower is the newer one?",
+        previous_items=["Earth Tower", "Sky Tower"],
+        items=SOURCE.items,
+        retrieved=["Sky Tower Deluxe King Room", "Sky Tower"],
+        today=TUESDAY,
         property=SOURCE.property,
     )  # a retrieved room shares the word "room": the answer before is what "it" is
     assert "400-room" in found.text and found.items == ("Earth Tower",)
@@ -203,9 +231,11 @@ def test_it_in_a_follow_up_is_what_the_previous_answer_was_about():
 
 @pytest.mark.parametrize(
     ("question", "named"),
-    [("is there an irish pub", "The Lansdowne Irish Pub & Music House"),
-     ("is there a pool", "Indoor Pool"),
-     ("is there a sportsbook", "FanDuel Sportsbook at Mohegan Sun")],
+    [
+        ("is there an irish pub", "The Lansdowne Irish Pub & Music House"),
+        ("is there a pool", "Indoor Pool"),
+        ("is there a sportsbook", "FanDuel Sportsbook at Mohegan Sun"),
+    ],
 )
 def test_a_thing_the_resort_has_is_named_with_where_it_is(question, named):
     found = answer(question)
@@ -221,9 +251,12 @@ def test_an_entry_that_only_mentions_the_thing_or_a_plural_is_not_answered_yes(q
 
 def test_a_follow_up_naming_another_thing_is_about_that_thing():
     found = work_out(
-        "what if we just valet it, how much is that", previous="where can i park",
-        previous_items=["Self-Parking Garages"], items=SOURCE.items,
-        retrieved=["Valet Parking", "Self-Parking Garages"], today=TUESDAY,
+        "what if we just valet it, how much is that",
+        previous="where can i park",
+        previous_items=["Self-Parking Garages"],
+        items=SOURCE.items,
+        retrieved=["Valet Parking", "Self-Parking Garages"],
+        today=TUESDAY,
         property=SOURCE.property,
     )
     assert found.items == ("Valet Parking",) and "$25" in found.text
@@ -232,3 +265,18 @@ def test_a_follow_up_naming_another_thing_is_about_that_thing():
 def test_where_something_is_free_is_not_a_question_of_admission():
     found = answer("where can I park free? no valet", retrieved=["Valet Parking"])
     assert found is None or "Valet" not in found.text
+
+
+def test_a_correction_takes_back_what_the_answer_before_was_about():
+    # "no wait, I meant the steakhouse" after the buffet's hours got the buffet again (web UI).
+    found = work_out(
+        "no wait, I meant the steakhouse",
+        previous="what time does the buffet open?",
+        previous_items=["Seasons Buffet"],
+        items=SOURCE.items,
+        retrieved=["Michael Jordan's Steak House", "Seasons Buffet"],
+        today=TUESDAY,
+        property=SOURCE.property,
+    )
+    assert found is not None and found.items == ("Michael Jordan's Steak House",)
+    assert "Seasons" not in found.text

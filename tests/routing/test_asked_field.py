@@ -28,3 +28,9 @@ def test_the_field_a_question_asks_in_english_or_spanish(question, field):
 @pytest.mark.parametrize("question", ["hi there", "tell me about the arena", "hola, qué tal"])
 def test_a_question_that_asks_no_field(question):
     assert asked_field(question) is None
+
+
+def test_a_correction_opener_is_no_wait_for_a_table():
+    # "no wait, I meant the steakhouse" had asked the steakhouse's reservations.
+    assert asked_field("no wait, i meant the steakhouse") is None
+    assert asked_field("how long is the wait at the buffet?") == "reservations"

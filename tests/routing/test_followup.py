@@ -1,6 +1,11 @@
 import pytest
 
-from frontdesk.routing.followup import asks_its_own_question, is_follow_up, leans_on_previous
+from frontdesk.routing.followup import (
+    asks_its_own_question,
+    corrects_previous,
+    is_follow_up,
+    leans_on_previous,
+)
 
 
 @pytest.mark.parametrize(
@@ -55,3 +60,19 @@ def test_leans_on_previous(text, names_subject, expected):
 )
 def test_asks_its_own_question(text, expected):
     assert asks_its_own_question(text) is expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("no wait, I meant the steakhouse", True),
+        ("not the buffet, the steakhouse", True),
+        ("perdón, quise decir el spa", True),
+        ("No, the spa", True),
+        ("no problem!", False),
+        ("no thanks", False),
+        ("what about the spa", False),
+    ],
+)
+def test_a_correction_takes_back_the_answer_before(text, expected):
+    assert corrects_previous(text) is expected

@@ -58,7 +58,9 @@ _FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "reservations",
         re.compile(
-            r"\breserv|\bbook(?:ing)?\b|\bwalk[\s-]?ins?\b|\bwait(?:list)?\b|\bwithout a table\b"
+            r"\breserv|\bbook(?:ing)?\b|\bwalk[\s-]?ins?\b|\bwithout a table\b"
+            # "how long is the wait", "a waitlist"; not "no wait, I meant the steakhouse"
+            r"|(?<!^)(?<!\bno )\bwait(?:list)?\b(?!\s*,)"
         ),
     ),
     (

@@ -23,6 +23,19 @@ def refers_back(text: str) -> bool:
     return not REFERRING_WORDS.isdisjoint(re.findall(r"[a-z']+", text.casefold()))
 
 
+# "no wait, I meant the steakhouse", "actually the other one", "perdón, quise decir el spa": the
+# message takes back what the answer before was about (not its question's field).
+_CORRECTION = re.compile(
+    r"^(?:no(?!\W+(?:problem|worries|thanks?|gracias)\b)|nope|nah|wait|sorry|oops|actually|perdon)\b"
+    r"|\bi\s+meant?\b|\bnot\s+the\b|\bquise\s+decir\b|\bme\s+refer[ií]a?\b",
+)
+
+
+def corrects_previous(text: str) -> bool:
+    """Whether a message takes back the thing the answer before was about."""
+    return _CORRECTION.search(normalize_text(text).replace("’", "'").strip(" ¿¡")) is not None
+
+
 def is_follow_up(text: str) -> bool:
     """Whether a message likely leans on the previous one: very short, or referring back."""
     words = re.findall(r"[a-z']+", text.casefold())

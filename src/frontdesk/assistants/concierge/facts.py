@@ -11,6 +11,7 @@ mention at all is answered as absent, never with somebody else's hours or prices
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from frontdesk.knowledge.lists import list_answer
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.knowledge.schedule import asked_days, hours_by_day
 from frontdesk.routing.asked_field import asked_field
-from frontdesk.routing.followup import asks_its_own_question
+from frontdesk.routing.followup import asks_its_own_question, corrects_previous
 from frontdesk.routing.question_form import asks_whether_exists
 
 # The resort's own name tells no item from another.
@@ -115,8 +116,14 @@ def subject_items(
         return named, True
     by_name = {i.name: i for i in items}
     words = _content(question)
-    overlapping = [by_name[n] for n in retrieved if n in by_name and words & _content(n)]
+    overlapping = [by_name[n] for n in retrieved if n in by_name and words & _name_words(n)]
     return overlapping, False
+
+
+def _name_words(name: str) -> set[str]:
+    """A name's words, and each two of them written as one ("Steak House": "steakhouse")."""
+    words = re.findall(r"[a-z]+", name.casefold())
+    return _content(name) | {a + b for a, b in itertools.pairwise(words)}
 
 
 def _names_words(subjects: Sequence[KnowledgeItem]) -> set[str]:
@@ -364,10 +371,13 @@ def work_out(
     # A follow-up that names nothing ("how many rooms does it have") is about what the answer
     # before it was about, not about a retrieved item that shares only the asked field's word
     # with it (a room). "what if we just valet it" names valet parking: that one.
+    # Not after "no wait, I meant the steakhouse": that takes the answer's item back.
     answered = [by_name[n] for n in previous_items if n in by_name] if previous else []
+    if corrects_previous(question):
+        answered = []
     if not named and answered and not _content(question) - FIELD_WORDS & _names_words(subjects):
         subjects, named = answered, True
-    elif not subjects and previous:
+    elif not subjects and previous and not corrects_previous(question):
         subjects, named = subject_items(previous, items, retrieved)
     if found := compare(question, subjects, language):
         return found
