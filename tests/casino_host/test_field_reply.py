@@ -158,3 +158,14 @@ def test_a_spanish_question_of_its_own_takes_no_field_from_the_answer_before(moh
     before = Before("no wait, I meant the steakhouse",
                     f"Try {STEAKHOUSE}: Steakhouse cuisine. Today it's open 5:00 PM-10:00 PM.")  # fmt: skip
     assert field_reply(ctx, "hay cine?", "es", [], before) is None
+
+
+def test_a_correction_asks_the_field_before_of_the_venue_it_names(mohegan):
+    # "no wait, I meant the steakhouse" after the buffet got "Casino of the Earth hours" (the
+    # place named in the answer before).
+    ctx = context(mohegan)
+    before = Before("what time does the buffet open?",
+                    "Try Seasons Buffet: Located in Casino of the Earth. Today it's open 10-8.")  # fmt: skip
+    hits = [SimpleNamespace(item=v) for v in mohegan.venues() if v.name == STEAKHOUSE]
+    found = field_reply(ctx, "no wait, I meant the steakhouse", "en", hits, before)
+    assert found is not None and found.venue == STEAKHOUSE and "5:00 PM-10:00 PM" in found.text

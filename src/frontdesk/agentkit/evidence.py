@@ -119,9 +119,17 @@ def misattributed(answer: str, sentences: list[ContextSentence]) -> list[tuple[s
     """(`"kind value"`, the sentence the answer restates) for each value of the answer that the
     context states only for other items than the one that sentence is about."""
     found: list[tuple[str, str]] = []
-    clauses = [c for s in split_sentences(answer) for c in _CLAUSE_END.split(s)]
-    for clause in clauses:
-        words = content_words(clause)
+    # A later clause is about its sentence's subject: "Michael Jordan's Steak House hours:
+    # Mon-Thu 5:00 PM-10:00 PM; Sun 11:00 AM-3:00 PM (brunch) and 5:00 PM-10:00 PM" has the
+    # steakhouse's Sunday, not the buffet's whose sentence shares "sun" with the clause alone.
+    clauses = [
+        (clause, head)
+        for s in split_sentences(answer)
+        for head in _CLAUSE_END.split(s)[:1]
+        for clause in _CLAUSE_END.split(s)
+    ]
+    for clause, head in clauses:
+        words = content_words(clause) | content_words(head)
         for kind, values in details(clause).items():
             stating = [c for c in sentences if c.details[kind]]
             if not stating:

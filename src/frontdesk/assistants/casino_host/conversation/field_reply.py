@@ -28,7 +28,7 @@ from frontdesk.assistants.casino_host.conversation.naming import (
 from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
 from frontdesk.routing.asked_field import asked_field
-from frontdesk.routing.followup import asks_its_own_question, is_follow_up
+from frontdesk.routing.followup import asks_its_own_question, corrects_previous, is_follow_up
 
 # The content's own values, as a Spanish-speaking guest reads them.
 SPANISH_VALUES = {
@@ -153,11 +153,13 @@ def field_reply(
     # a recommendation. A message that leans on the turn before ("y hasta q hora sirven?") is
     # about the venue asked or answered about then, before any the search found.
     searched = field != "location"
+    # "no wait, I meant the steakhouse": the field before, about another venue.
+    takes_back = corrects_previous(question)
     venue = named
-    if venue is None and searched and not leans_back:
+    if venue is None and searched and (not leans_back or takes_back):
         venue = asked_venue(ctx, question, hits)
     # "is picasso open tonight?" at a casino without a Picasso is not about the venue before.
-    if venue is None and before is not None and not names_elsewhere(ctx, question):
+    if venue is None and before and not takes_back and not names_elsewhere(ctx, question):
         venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
     if venue is None and searched and leans_back:
         venue = asked_venue(ctx, question, hits)
