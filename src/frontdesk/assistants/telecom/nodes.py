@@ -23,6 +23,7 @@ from frontdesk.agentkit.language import conversation_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts
 from frontdesk.assistants.telecom import extract, prompts
+from frontdesk.assistants.telecom.labelled import labelled_answer
 from frontdesk.assistants.telecom.refund_amend import changes_case
 from frontdesk.assistants.telecom.refund_intent import requests_refund
 from frontdesk.assistants.telecom.refund_slots import describes_invoice
@@ -262,6 +263,11 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
     translated = ctx.retriever.translate(query) if ctx.retriever.translate else None
     focused = focused_context(f"{query} {translated or ''}", hits, ctx.max_context_chars)
     kept = [hit for hit, _ in focused]
+    # An indicator's state the manual lists ("PON LED blinking red"): its own sentence, no model.
+    if stated := labelled_answer(latest_question(messages), [text for _, text in focused]):
+        flags = {**(state.get("context_flags") or {}), "no_context": False}
+        return _reply(with_sources(stated, kept, language), last_docs=_docs_of(kept),
+                      context_flags=flags, **done)  # fmt: skip
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
     earlier = earlier_questions(messages)
     conversation = (
