@@ -19,12 +19,16 @@ SUNDAY_AFTERNOON = datetime(2026, 11, 29, 14, 0, tzinfo=ZoneInfo("America/New_Yo
 
 @pytest.fixture(scope="module")
 def mohegan():
-    return CasinoContent.load().catalog("mohegan_sun")
+    return CONTENT.catalog("mohegan_sun")
+
+
+CONTENT = CasinoContent.load()
 
 
 def context(catalog, now=SUNDAY_AFTERNOON):
-    """What field_reply reads of a turn's context: the catalog, the clock, the glossary."""
-    services = SimpleNamespace(glossary=GLOSSARY)
+    """What field_reply reads of a turn's context: the catalog, the clock, the glossary, and
+    the other casinos' content."""
+    services = SimpleNamespace(glossary=GLOSSARY, content=CONTENT)
     return SimpleNamespace(
         catalog=catalog, now=now, services=services, in_content_words=lambda text: text
     )
@@ -169,3 +173,17 @@ def test_a_correction_asks_the_field_before_of_the_venue_it_names(mohegan):
     hits = [SimpleNamespace(item=v) for v in mohegan.venues() if v.name == STEAKHOUSE]
     found = field_reply(ctx, "no wait, I meant the steakhouse", "en", hits, before)
     assert found is not None and found.venue == STEAKHOUSE and "5:00 PM-10:00 PM" in found.text
+
+
+@pytest.mark.parametrize(
+    "question", ["how much for a normal one, nothing fancy", "y cuanto sale el de pareja?"]
+)
+def test_a_word_the_casino_lacks_that_names_nothing_elsewhere_keeps_the_venue_before(
+    mohegan, question
+):
+    # Words no item has ("normal", "pareja") are no venue of another casino: the spa asked
+    # about before is still the subject (they had lost it).
+    ctx = context(mohegan)
+    before = Before("how much is a massage at the spa?", "Elemis Spa: massages from $165.")
+    found = field_reply(ctx, question, "en", [], before)
+    assert found is not None and found.venue == "Elemis Spa"

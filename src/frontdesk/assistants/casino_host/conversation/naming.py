@@ -13,7 +13,7 @@ import functools
 from collections import Counter
 from collections.abc import Callable
 
-from frontdesk.assistants.casino_host.content import Catalog, Venue
+from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, Venue
 from frontdesk.assistants.casino_host.content.documents import knowledge_items
 from frontdesk.assistants.casino_host.content.models import Event
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
@@ -56,11 +56,28 @@ def _named(
 
 
 def names_elsewhere(ctx: CasinoHostContext, question: str) -> bool:
-    """Whether `question` names something this casino does not have ("is picasso open tonight?"
-    at Mohegan Sun): it is about no venue of the turn before either."""
-    glossary = ctx.services.glossary
-    everyday = glossary.target_words if glossary is not None else frozenset()
-    return names_something_else(ctx.catalog, question, everyday)
+    """Whether `question` names a venue or event of another casino the host serves, by a word
+    of its name that nothing of this casino has ("is picasso open tonight?" at Mohegan Sun): it
+    is about no venue of the turn before either. Not any unknown word: "how much for a normal
+    one, nothing fancy" is about the massage asked before."""
+    content = getattr(ctx.services, "content", None)
+    if content is None:
+        return False
+    elsewhere = _names_elsewhere(content, ctx.catalog)
+    return any(w in elsewhere for w in guide_words(question))
+
+
+@functools.lru_cache(maxsize=16)
+def _names_elsewhere(content: CasinoContent, catalog: Catalog) -> frozenset[str]:
+    here = _catalog_words(catalog)
+    words = {
+        w
+        for other in (content.catalog(cid) for cid in content.casino_ids)
+        if other.casino_id != catalog.casino_id
+        for item in (*other.venues(), *other.events())
+        for w in guide_words(item.name)
+    }
+    return frozenset(w for w in words if len(w) >= 5 and w not in STOP_WORDS and w not in here)
 
 
 def names_something_else(catalog: Catalog, question: str, everyday: frozenset[str]) -> bool:
