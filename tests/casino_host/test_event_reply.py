@@ -80,3 +80,25 @@ def test_a_name_the_casino_has_nowhere_names_nothing(content):
 def test_a_venue_named_by_one_word_of_its_name(content, question, venue):
     found = named_venue(context(content, "bellagio"), question)
     assert (found.name if found else None) == venue
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how much r tix for the O show", "hay edad minima pa entrar a ver O?", "the o show tonight?"],
+)
+def test_a_one_letter_show_is_named_by_its_letter(content, question):
+    ctx = context(content, "bellagio")
+    assert named_event(ctx, question).name == "O by Cirque du Soleil"
+
+
+@pytest.mark.parametrize("question", ["cena o almuerzo?", "A table for two tonight?"])
+def test_the_letter_as_a_word_names_no_show(content, question):
+    assert named_event(context(content, "bellagio"), question) is None
+
+
+def test_the_age_note_is_kept_in_spanish(content):
+    # The note was dropped from a Spanish reply: "All ages" alone, for a show that admits no
+    # child under 5.
+    assert ask(content, "bellagio", "hay edad minima pa entrar a ver O?", "es") == (
+        "O by Cirque du Soleil: All ages (no se admiten menores de 5 años)."
+    )

@@ -8,6 +8,7 @@ the reply is the event's own field, in the guest's language; the rest goes to th
 
 from __future__ import annotations
 
+import re
 from datetime import date, timedelta
 
 from frontdesk.assistants.casino_host.content.documents import day_text, usd
@@ -41,10 +42,21 @@ PHRASES = {
         "none": "{name} no tiene funciones en las próximas dos semanas.",
         "running": "{name} sigue hasta el {until}.",
         "price": "{name}: entradas de {price}.",
-        "age": "{name}: {value}.",
+        "age": "{name}: {value}{note}.",
         "where": "{name} se presenta en {place}.",
     },
 }
+
+
+_NOT_ADMITTED = re.compile(r"children under (\d+) (?:are )?not admitted", re.IGNORECASE)
+
+
+def age_note(note: str, spanish: bool) -> str:
+    """An event's age note, in Spanish where its common shape is known; else as written: a
+    note in English beats a reply without the age ("¿hay edad mínima pa ver O?")."""
+    if spanish and (match := _NOT_ADMITTED.search(note)):
+        return f"no se admiten menores de {match.group(1)} años"
+    return note
 
 
 def event_text(
@@ -61,7 +73,7 @@ def event_text(
         price = event.price_note if event.price_note and not spanish else span
         return words["price"].format(name=event.name, price=price)
     if field == "age" and event.age_restriction is not None:
-        note = f" ({event.age_note})" if event.age_note and not spanish else ""
+        note = f" ({age_note(event.age_note, spanish)})" if event.age_note else ""
         return words["age"].format(name=event.name, value=event.age_restriction, note=note)
     if field == "location":
         venue = ctx.catalog.venue(event.venue_id) if event.venue_id else None

@@ -10,6 +10,7 @@ shares with a name.
 from __future__ import annotations
 
 import functools
+import re
 from collections import Counter
 from collections.abc import Callable
 
@@ -29,10 +30,28 @@ def named_venue(ctx: CasinoHostContext, question: str) -> Venue | None:
 
 
 def named_event(ctx: CasinoHostContext, question: str) -> Event | None:
-    """The event of this casino `question` names ("the holiday pops")."""
+    """The event of this casino `question` names ("the holiday pops", "ver O", "the O show")."""
+    if (lettered := _lettered_event(ctx.catalog, question)) is not None:
+        return lettered
     names = {e.id: e.name for e in ctx.catalog.events()}
     found = _named(ctx, question, names, _event_words)
     return ctx.catalog.event(found) if found else None
+
+
+def _lettered_event(catalog: Catalog, question: str) -> Event | None:
+    """An event whose name is one letter ("O by Cirque du Soleil"): named by that capital on
+    its own ("hay edad minima pa entrar a ver O?") or by the letter before "show" or "tix"
+    ("how much r tix for the o show"). Not "A" or "I", which are words."""
+    for event in catalog.events():
+        head = event.name.split()[0]
+        if len(head) != 1 or not head.isupper() or head in "AI":
+            continue
+        letter = re.escape(head)
+        if re.search(rf"(?<![\w'’]){letter}(?![\w'’])", question) or re.search(
+            rf"(?<![\w'’]){letter.lower()}\s+(?:show|tix|tickets?)\b", question
+        ):
+            return event
+    return None
 
 
 def _named(
