@@ -114,3 +114,25 @@ def test_a_known_kind_word_does_not_make_an_unknown_thing_a_venue(content):
 def test_an_unknown_word_that_is_itself_near_a_venue_keeps_it(content):
     # Mohegan Sun's items never say "swimming", but its Indoor Pool is a swimming pool.
     assert ask_concepts(content, "mohegan_sun", "is there a swimming pool?") is None
+
+
+class Poker(Embeddings):
+    """Poker is poker; every other word is nothing (a zero vector is near nothing)."""
+
+    def _vector(self, text: str) -> list[float]:
+        return [1.0 if "poker" in text.casefold() else 0.0, 0.0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return [self._vector(t) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._vector(text)
+
+
+def test_a_day_word_is_not_part_of_the_thing(content):
+    # "Are there poker tournaments tomorrow?" at Bellagio was told it has none: "tomorrow" was
+    # taken for the unknown word that had to be near a venue on its own.
+    services = SimpleNamespace(glossary=Glossary.load(SPANISH_RESORT_GLOSSARY),
+                               search=SimpleNamespace(embeddings=Poker()))  # fmt: skip
+    ctx = SimpleNamespace(catalog=content.catalog("bellagio"), services=services)
+    assert absent_reply(ctx, "Are there poker tournaments tomorrow?", "en") is None
