@@ -34,3 +34,9 @@ def test_a_correction_opener_is_no_wait_for_a_table():
     # "no wait, I meant the steakhouse" had asked the steakhouse's reservations.
     assert asked_field("no wait, i meant the steakhouse") is None
     assert asked_field("how long is the wait at the buffet?") == "reservations"
+
+
+def test_a_childs_age_asks_the_age_rule():
+    # "Can my 4 year old come?" after the O show got its show times.
+    assert asked_field("can my 4 year old come?") == "age"
+    assert asked_field("is it ok for my 10-year-old") == "age"

@@ -75,6 +75,8 @@ _FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(
             r"\bkids?\b|\bchild|\bminors?\b|\bunder\s?\d\d\b|\b\d\d\+|\bage\b|\bhow old\b"
             r"|\bninos?\b|\bhijos?\b|\bmenores?\b|\bedad\b"
+            # "can my 4 year old come?", "mi hijo de 6 años"
+            r"|\b\d{1,2}[\s-]*(?:years?|yrs?)[\s-]*old\b|\b\d{1,2}\s+anos\b"
         ),
     ),
 )
