@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 
 WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+# Words that say when, not what ("poker tournaments tomorrow" asks for poker tournaments).
+_RELATIVE_DAY_WORDS = """today tonight tonite tomorrow tmrw tomorow weekend week morning
+    afternoon evening night now later soon"""
+WHEN_WORDS = frozenset([*WEEKDAYS, *_RELATIVE_DAY_WORDS.split()])
 MONTHS = [
     "january",
     "february",

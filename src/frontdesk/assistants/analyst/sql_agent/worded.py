@@ -32,25 +32,7 @@ _ONE = {"are": "is", "were": "was", "have": "has"}
 # The counted things are a plain noun phrase: "technicians do we have that are active" or "work
 # orders that were opened in May" are worded by the model.
 _NOT_IN_A_NOUN_PHRASE = frozenset(
-    [
-        "do",
-        "does",
-        "did",
-        "we",
-        "you",
-        "they",
-        "i",
-        "our",
-        "your",
-        "their",
-        "that",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "there",
-        "it",
-    ]
+    "do does did we you they i our your their that which who whom whose there it".split()  # noqa: SIM905
 )
 MAX_NOUN_WORDS = 4
 

@@ -36,6 +36,7 @@ from frontdesk.knowledge.absence import (
     known,
     vocabulary,
 )
+from frontdesk.knowledge.dates import WHEN_WORDS
 
 # A thing this close to a venue's "name (kind)" is taken for that venue under another word.
 CLOSE_TO_A_VENUE = 0.55
@@ -104,17 +105,10 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
     return phrase.format(casino=casino.name, thing=_with_article(thing, language))
 
 
-# When, not what: "poker tournaments tomorrow" asks for poker tournaments (the casino has them).
-_WHEN_WORDS = frozenset(
-    """today tonight tonite tomorrow tmrw tomorow weekend week morning afternoon evening night
-    now later soon monday tuesday wednesday thursday friday saturday sunday""".split()  # noqa: SIM905
-)
-
-
 def _unknown_beside_known(thing: str, words: frozenset[str]) -> tuple[str, ...]:
     """The words of `thing` the casino never uses, when it uses some of the others ("movie" of
     "movie theater"); none when it knows all or none of them. Words of when are not the thing."""
-    wanted = sorted(content_words(thing) - _WHEN_WORDS)
+    wanted = sorted(content_words(thing) - WHEN_WORDS)
     unknown = tuple(w for w in wanted if not known(w, words))
     return unknown if len(unknown) < len(wanted) else ()
 
