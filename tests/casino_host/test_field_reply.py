@@ -187,3 +187,17 @@ def test_a_word_the_casino_lacks_that_names_nothing_elsewhere_keeps_the_venue_be
     before = Before("how much is a massage at the spa?", "Elemis Spa: massages from $165.")
     found = field_reply(ctx, question, "en", [], before)
     assert found is not None and found.venue == "Elemis Spa"
+
+
+def test_a_where_question_of_its_own_is_not_about_the_venue_before(mohegan):
+    # "quiero mariscos esta noche, ¿dónde me recomiendas?" after a gastropub answer got "Casino
+    # of the Wind is in Casino of the Wind" (make run, web UI).
+    ctx = context(mohegan)
+    before = Before(
+        "hay cine?", "Try Tom's Urban: American gastropub. Located in Casino of the Wind."
+    )
+    asked = "quiero mariscos esta noche, ¿dónde me recomiendas?"
+    assert field_reply(ctx, asked, "es", [], before) is None
+    # A message that leans on it still asks where the venue before is.
+    found = field_reply(ctx, "where is it?", "en", [], Before("is tom's urban open today?"))
+    assert found is not None and found.venue == "Tom's Urban"

@@ -159,7 +159,16 @@ def field_reply(
     if venue is None and searched and (not leans_back or takes_back):
         venue = asked_venue(ctx, question, hits)
     # "is picasso open tonight?" at a casino without a Picasso is not about the venue before.
-    if venue is None and before and not takes_back and not names_elsewhere(ctx, question):
+    # Where, of the venue before, only when the message leans on it ("where is it?"): "quiero
+    # mariscos esta noche, ¿dónde me recomiendas?" asks for a place, not the last one's.
+    carries = searched or leans_back
+    if (
+        venue is None
+        and before
+        and carries
+        and not takes_back
+        and not names_elsewhere(ctx, question)
+    ):
         venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
     if venue is None and searched and leans_back:
         venue = asked_venue(ctx, question, hits)
