@@ -166,6 +166,10 @@ async def test_evaluate_loads_the_dataset_and_runs_the_suite(write_jsonl) -> Non
         "There isn't a golf course on the property.",
         "parse_token is not defined anywhere in the repository itsdangerous.",
         "Only outside its code, in README.rst: no code there does it.",
+        "Mohegan Sun no ofrece «bolera», según su guía.",
+        "Lo siento, Casino of the Wind no tiene cine. ¿Le ayudo con restaurantes?",
+        "No hay parque acuático en el resort.",
+        "Niestety nie oferujemy telewizji satelitarnej.",
     ],
 )
 def test_states_absence_recognises_a_reply_saying_it_is_not_there(answer: str) -> None:
@@ -179,6 +183,10 @@ def test_states_absence_recognises_a_reply_saying_it_is_not_there(answer: str) -
         "I don't have details on that, please call 1-888-226-7711.",
         "Yes, there is a water park in the Earth Tower.",
         "No problem! The spa opens at 9:00 AM.",
+        "No tengo información sobre eso; llame al 1-888-226-7711.",
+        "No hay datos sobre eso en la guía.",
+        "Nie mam informacji na ten temat.",
+        "El spa abre a las 9:00 AM; no hace falta reservar.",
     ],
 )
 def test_states_absence_rejects_replies_that_leave_it_existing_or_open(answer: str) -> None:

@@ -377,14 +377,26 @@ ABSENCE = re.compile(
     r"|\bno\s+(?:\w+\s+){0,3}(?:on[\s-]site|at\s+(?:the\s+)?(?:resort|property)|here)\b"
     r"|\b(?:do\s*n[o']t|can\s*n[o']t|cannot|could\s*n[o']t)\s+(?:see|find)\s+(?:an?y?\s+)?\w"
     # A repository's: "parse_token is not defined anywhere", "no code there does it".
-    r"|\bno\s+code\b",
+    r"|\bno\s+code\b"
+    # Spanish: "Mohegan Sun no tiene bolera", "no ofrece «bolera»", "no hay cine"; Polish: "nie
+    # ma", "nie oferujemy". As in English, a reply that only lacks information ("no tengo
+    # información", "nie mam informacji") leaves the question open.
+    r"|\bno\s+(?:(?:lo\s+|la\s+)?(?:tiene|tienen|tenemos|hay|ofrece|ofrecen|ofrecemos|cuenta|"
+    r"cuentan|contamos|existe|existen|dispone|disponemos))\b"
+    r"|\bnie\s+(?:ma|mamy|oferuje|oferujemy|posiada|posiadamy|istnieje)\b",
+    re.IGNORECASE,
+)
+# Lacking information is not lacking the thing, in any language.
+_ONLY_NO_INFORMATION = re.compile(
+    r"\b(?:no|nie)\s+(?:\w+\s+){0,2}(?:informaci[oó]n|informacji|datos|detalles|danych)\b",
     re.IGNORECASE,
 )
 
 
 def states_absence(answer: str) -> bool:
     """Does the reply say that the thing asked about does not exist here?"""
-    return ABSENCE.search(answer.replace("\u2019", "'")) is not None
+    text = _ONLY_NO_INFORMATION.sub(" ", answer.replace("\u2019", "'"))
+    return ABSENCE.search(text) is not None
 
 
 def _answer_text(result: Any) -> str:
