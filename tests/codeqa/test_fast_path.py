@@ -85,6 +85,14 @@ def test_a_question_about_handling_config_is_not_filtered_to_config(index, quest
         symbols = index
         folders = ()
 
+        @staticmethod
+        def words() -> frozenset[str]:
+            return frozenset()
+
+        @staticmethod
+        def has_term(term: str) -> bool:
+            return True
+
     request = route_question(question, Repo())["retrieval_requests"][0]
     assert request["source_types"] == kinds
 

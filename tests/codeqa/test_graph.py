@@ -136,6 +136,25 @@ async def test_code_that_does_not_exist_is_not_found_not_invented(run):
     assert state["citations"] == [] and model.calls == []
 
 
+async def test_a_feature_no_file_mentions_is_said_to_be_absent_without_the_model(run):
+    state, model = await run("does it support websockets?")
+    assert state["final_answer"] == prompts.NOT_MENTIONED.substitute(
+        words="“websockets”", repo="small"
+    )
+    assert state["citations"] == [] and model.calls == []
+    # A name explained, not located: still missing when no file holds it.
+    state, model = await run("how does HTTPClient.get_xml decode the body?", thread="x")
+    assert state["final_answer"] == prompts.NOT_FOUND_NAMED.substitute(
+        name="`HTTPClient.get_xml`", repo="small"
+    )
+    assert model.calls == []
+    # A follow-up about a thing no file mentions, after a question about code that exists.
+    await run("how are failed requests retried?", thread="f")
+    state, model = await run("and the websocket version of that?", thread="f")
+    assert state["final_answer"].startswith("Nothing in the repository small mentions “websocket”")
+    assert model.calls == []
+
+
 async def test_history_and_follow_ups_use_the_conversation(run):
     await run("how are failed requests retried?", thread="h")
     state, _ = await run("what did I ask so far?", thread="h")

@@ -11,6 +11,7 @@ microseconds and is exact, where a query through the store costs about 2.5 ms of
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -108,6 +109,11 @@ class KeywordIndex:
             return self._tokenizer(query)
         words = [w for w in _BM25_TOKEN.findall(query.lower()) if w not in _BM25_STOPWORDS]
         return self._stemmer.stemWords(words)
+
+    @functools.cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every term some document holds: whether a word appears anywhere at all."""
+        return frozenset().union(*self._terms)
 
     def has_full_match(self, query: str) -> bool:
         """Whether some document holds every (stemmed, non-stop-word) term of `query`.

@@ -122,7 +122,8 @@ def router(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any
             "messages": [AIMessage(content=str(unavailable))],
         }
     query = state.get("cleaned_query") or state.get("user_query") or ""
-    return {"router_output": route_question(query, repo), "codebase_tree": repo.codebase_tree}
+    output = route_question(query, repo, asked=state.get("user_query") or query)
+    return {"router_output": output, "codebase_tree": repo.codebase_tree}
 
 
 def retrieval(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:

@@ -36,6 +36,10 @@ NOT_FOUND = Template(
     "or file, or describe what the code does in other words."
 )
 NOT_FOUND_NAMED = Template("$name is not defined anywhere in the repository $repo.")
+NOT_MENTIONED = Template(
+    "Nothing in the repository $repo mentions $words, in its code, tests or docs: no code "
+    "there does it."
+)
 MENTIONED_ONLY_IN = Template(
     "The words of the question appear in the repository $repo only outside its code, in "
     "$files: no code there does it."

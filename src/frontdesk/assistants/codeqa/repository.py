@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,9 @@ __all__ = [
     "UnknownRepository",
     "open_repository",
 ]
+
+
+_LONG_WORD = re.compile(r"[a-z]{5,}")
 
 
 class RepositoryUnavailable(FrontdeskError):
@@ -60,6 +64,8 @@ class Repository:
     folders: list[str] = field(default_factory=list)
     _by_path: dict[str, list[Document]] | None = field(default=None, repr=False)
     _grouped_from: object | None = field(default=None, repr=False)
+    _words: frozenset[str] | None = field(default=None, repr=False)
+    _words_from: object | None = field(default=None, repr=False)
 
     def documents(self) -> list[Document]:
         return self.index.knowledge.documents(self.repo_id)
@@ -73,6 +79,24 @@ class Repository:
     def full_keyword_matches(self, query: str, limit: int = 20) -> list[Document]:
         """Chunks holding every term of `query`."""
         return self.index.knowledge.keyword_index(self.repo_id).full_matches(query, limit=limit)
+
+    def vocabulary(self) -> frozenset[str]:
+        """Every term of the repository's files (code, tests, docs), as its search reads them."""
+        return self.index.knowledge.keyword_index(self.repo_id).vocabulary
+
+    def words(self) -> frozenset[str]:
+        """Every word of five letters or more in its files, as written (lower-cased): what a
+        misspelling is compared with ("diffrent": different; stems would not meet)."""
+        loaded = self.index.knowledge.dense_index(self.repo_id)
+        if self._words is None or self._words_from is not loaded:
+            found: set[str] = set()
+            for document in loaded.documents:
+                found.update(_LONG_WORD.findall(document.page_content.lower()))
+            self._words, self._words_from = frozenset(found), loaded
+        return self._words
+
+    def has_term(self, term: str) -> bool:
+        return term in self.vocabulary()
 
     def chunks_defining(self, hit: SymbolHit) -> list[Document]:
         """The chunk that holds a definition's first line."""

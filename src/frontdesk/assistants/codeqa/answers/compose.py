@@ -47,6 +47,9 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     if output.get("missing_name") and state.get("intent") != "follow_up":
         name = output["missing_name"]
         text, blocks = prompts.NOT_FOUND_NAMED.substitute(name=f"`{name}`", repo=repo_id), []
+    elif output.get("lacking_words") and state.get("intent") != "follow_up":
+        words = " or ".join(f"“{w}”" for w in output["lacking_words"])
+        text, blocks = prompts.NOT_MENTIONED.substitute(words=words, repo=repo_id), []
     elif not blocks:
         text = _not_found(state, repo_id)
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):

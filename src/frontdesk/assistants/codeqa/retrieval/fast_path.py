@@ -15,14 +15,19 @@ from dataclasses import dataclass, field
 
 from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolHit, SymbolIndex, Usage
 
-__all__ = ["Targets", "ask_kind", "asked_name", "missing_name", "named_targets"]
+__all__ = [
+    "BACKTICKED",
+    "CODE_SHAPED",
+    "FILE_SHAPED",
+    "WORDISH",
+    "Targets", "ask_kind", "asked_name", "missing_name", "named_targets"]
 
-_BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
-_WORDISH = re.compile(r"[A-Za-z_][\w.$/-]*(?:\(\))?")
-_CODE_SHAPED = re.compile(
+BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
+WORDISH = re.compile(r"[A-Za-z_][\w.$/-]*(?:\(\))?")
+CODE_SHAPED = re.compile(
     r"_|[a-z][A-Z]|[A-Z]{2,}[a-z]|^[A-Z][a-z]+[A-Z]|\(\)$|[A-Za-z_]\.[A-Za-z_]"
 )
-_FILE_SHAPED = re.compile(r"^[\w./-]*\.[A-Za-z0-9]{1,8}$|/")
+FILE_SHAPED = re.compile(r"^[\w./-]*\.[A-Za-z0-9]{1,8}$|/")
 _LOCATE = re.compile(
     r"\b(?:where\s+(?:is|are|'s|do\s+I\s+find)\b(?!.*\b(?:used|called)\b)|defined|definition|"
     r"declared|declaration|locate|find\s+the\s+(?:definition|file))",
@@ -49,7 +54,7 @@ _NOT_NAMES = frozenset({"the", "a", "an", "this", "that", "these", "those", "it"
 
 def asked_name(question: str) -> str | None:
     """The name a usages or locate question asks about, if it names one."""
-    match = _ASKED.search(_BACKTICKED.sub(lambda m: m.group(1), question))
+    match = _ASKED.search(BACKTICKED.sub(lambda m: m.group(1), question))
     name = match and (match.group(1) or match.group(2)).rstrip(".")
     return name if name and name.lower() not in _NOT_NAMES else None
 
@@ -60,7 +65,7 @@ def missing_name(question: str, targets: Targets) -> str | None:
     if ask_kind(question) == "explain" or targets.symbols:
         return None
     name = asked_name(question)
-    shaped = name and (_CODE_SHAPED.search(name) or f"`{name}" in question)
+    shaped = name and (CODE_SHAPED.search(name) or f"`{name}" in question)
     return name if shaped else None
 
 
@@ -83,18 +88,18 @@ def named_targets(question: str, index: SymbolIndex) -> Targets:
     files: dict[str, list[str]] = {}
     stripped = question.strip().rstrip("?!.").strip()
     one_word = bool(re.fullmatch(r"[\w.$/-]+(?:\(\))?", stripped))
-    candidates = [m.group(1).strip() for m in _BACKTICKED.finditer(question)]
+    candidates = [m.group(1).strip() for m in BACKTICKED.finditer(question)]
     if ask_kind(question) != "explain" and (asked := asked_name(question)):
         candidates.append(asked)  # "who calls invoke?": a plain word, asked about as a name
     candidates += [
-        m.group(0) for m in _WORDISH.finditer(_BACKTICKED.sub(" ", question))
-        if one_word or _CODE_SHAPED.search(m.group(0)) or _FILE_SHAPED.search(m.group(0))
+        m.group(0) for m in WORDISH.finditer(BACKTICKED.sub(" ", question))
+        if one_word or CODE_SHAPED.search(m.group(0)) or FILE_SHAPED.search(m.group(0))
     ]  # fmt: skip
     for raw in candidates:
         token = raw.removesuffix("()").rstrip(".,;:")
         if not token:
             continue
-        if _FILE_SHAPED.search(token) and (paths := index.files_named(token)):
+        if FILE_SHAPED.search(token) and (paths := index.files_named(token)):
             files[token] = paths
             continue
         hits = index.definitions(token)

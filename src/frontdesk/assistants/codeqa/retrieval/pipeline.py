@@ -13,6 +13,7 @@ from langchain_core.documents import Document
 
 from frontdesk.assistants.codeqa.repository import Repository, chunk_at
 from frontdesk.assistants.codeqa.retrieval.fast_path import ask_kind, missing_name, named_targets
+from frontdesk.assistants.codeqa.retrieval.lacking import lacking_words, unknown_names
 from frontdesk.assistants.codeqa.retrieval.search import (
     CODE_TYPES,
     Hit,
@@ -65,11 +66,14 @@ class Retrieved:
     metadata: dict[str, Any] = field(default_factory=dict)
 
 
-def route_question(query: str, repo: Repository) -> dict[str, Any]:
+def route_question(query: str, repo: Repository, asked: str | None = None) -> dict[str, Any]:
     """The router's output (G3, G14: no model): the symbols and files the question names (the
     fast path), the kinds of source it asks about (tests, docs, config) and a folder it
-    names, as one retrieval request."""
+    names, as one retrieval request; and what the person `asked` (the query without the
+    subject a follow-up carries over) names that the repository nowhere holds."""
     targets = named_targets(query, repo.symbols)
+    asked = query if asked is None else asked
+    unknown = unknown_names(asked, repo.has_term, lambda name: bool(repo.symbols.definitions(name)))
     source_types = [
         kind
         for kind, words in _SOURCE_WORDS.items()
@@ -89,7 +93,8 @@ def route_question(query: str, repo: Repository) -> dict[str, Any]:
         "retrieval_requests": [request],
         "ask": ask_kind(query),
         "fast_path": bool(targets),
-        "missing_name": missing_name(query, targets),
+        "missing_name": missing_name(query, targets) or (unknown[0] if unknown else None),
+        "lacking_words": [] if unknown else lacking_words(asked, repo.has_term, repo.words),
         "files": sorted({p for paths in targets.files.values() for p in paths}),
     }
 
