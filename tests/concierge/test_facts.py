@@ -114,6 +114,38 @@ def test_a_thing_the_resort_lacks_is_answered_as_absent(question, thing):
     assert not any(ch.isdigit() for ch in found.text.split(".")[0])  # no hours, no prices
 
 
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("cheesecake factory hrs? want to go after the show", "cheesecake factory"),
+        ("lucky's steakhouse can i get a table for 4 at 7", "lucky's steakhouse"),
+        ("can i book olive garden for 8 tonite", "olive garden"),
+        ("how late does MJ's sushi bar serve", "mj's sushi bar"),
+    ],
+)
+def test_a_place_named_while_asking_its_hours_or_a_table_is_absent_when_the_guide_lacks_it(
+    question, name
+):
+    found = answer(question, retrieved=["Michael Jordan's Steak House", "Seasons Buffet"])
+    assert found.text.startswith("Mohegan Sun does not have") and name in found.text
+    assert not any(ch.isdigit() for ch in found.text.split(".")[0])
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("micheal jordans steak house what time they close saturday", "11:00 PM"),
+        ("gym hrs? wanna lift before checkout", "6:00 AM"),
+        ("where's bobby's burgers at", "Casino of the Earth"),
+    ],
+)
+def test_the_guides_own_places_asked_the_same_ways_are_answered(question, expected):
+    found = answer(question)
+    assert found is None or not found.text.startswith("Mohegan Sun does not have")
+    if found is not None:
+        assert expected in found.text
+
+
 def test_the_closest_thing_is_offered_when_its_name_shares_the_main_word():
     found = answer("what time does the foxwoods buffet open", retrieved=["Seasons Buffet"])
     assert "The closest thing here is Seasons Buffet" in found.text

@@ -1,6 +1,13 @@
 import pytest
 
-from frontdesk.knowledge.absence import asked_thing, is_absent, vocabulary
+from frontdesk.knowledge.absence import (
+    asked_thing,
+    is_absent,
+    name_heads,
+    name_vocabulary,
+    vocabulary,
+)
+from frontdesk.knowledge.asked_name import asked_name
 
 
 @pytest.mark.parametrize(
@@ -31,3 +38,50 @@ def test_absent_only_when_no_item_holds_every_word():
     assert not is_absent("buffett", items)  # a typo is the same word to a guest
     assert is_absent("chinese buffet", items)  # no item is both
     assert not is_absent("bowling alley or buffet", items)
+
+
+@pytest.mark.parametrize(
+    ("question", "name"),
+    [
+        ("cheesecake factory hrs? want to go after the show", "cheesecake factory"),
+        ("starbucks open yet?? need coffee", "starbucks"),
+        ("can i book olive garden for 8 tonite, party of 6", "olive garden"),
+        ("is the shake shack any good or overhyped lol", "shake shack"),
+        ("how late does MJ's sushi bar serve", "mj's sushi bar"),
+        ("nah my buddy said its called sunset steakhouse, what time", "sunset steakhouse"),
+        ("winter lodge bar by the winter entrance hrs", "winter lodge bar"),
+        ("lucky's steakhouse can i get a table for 4 at 7", "lucky's steakhouse"),
+        ("sweet. and cinnabon? wife wants one", "cinnabon"),
+        ("nobu rez for 2 at 9 pls", "nobu"),
+        # Not names: a search, a question's frame, a thing every building has.
+        ("bbq brisket", None),
+        ("im 19 can i book a room", None),
+        ("add my friend to the reservation", None),
+        ("somewhere to drop the kids for a couple hrs", None),
+        ("where's the bathroom", None),
+        ("what time does the spa open", None),
+    ],
+)
+def test_the_place_a_question_names_while_asking_something_of_it(question, name):
+    assert asked_name(question) == name
+
+
+def test_a_name_of_one_of_the_guides_kinds_of_place_is_judged_whole():
+    names = ["Seasons Buffet", "Michael Jordan's Steak House", "Sunrise Lounge"]
+    items = [
+        name_vocabulary("Seasons Buffet", "dinner buffet with a river view for lucky winners"),
+        name_vocabulary("Michael Jordan's Steak House", "guests dine on steak"),
+        name_vocabulary("Sunrise Lounge", "a lounge"),
+    ]
+    heads = name_heads(names)
+    assert {"buffet", "steakhouse", "house", "lounge"} <= heads
+    # Every word is somewhere in the guide, but no one place has them all.
+    assert not is_absent("lucky's steakhouse", items)
+    assert is_absent("lucky's steakhouse", items, name_heads=heads)
+    assert is_absent("sunrise buffet dinner", items, name_heads=heads)
+    # The guide's own places, by their names, their initials and a meal.
+    assert not is_absent("michael jordans steakhouse", items, name_heads=heads)
+    assert not is_absent("mj steakhouse", items, name_heads=heads)
+    assert not is_absent("seasons buffet dinner", items, name_heads=heads)
+    # A description that is not of one of its kinds of place is judged by its words.
+    assert not is_absent("river view", items, name_heads=heads)

@@ -19,6 +19,10 @@ from frontdesk.routing.asked_field import asked_field
         ("¿dónde está el spa?", "location"),
         ("can my kids come to the comedy club", "age"),
         ("teléfono del spa", "phone"),
+        # The first sentence that asks a field: the rest says why.
+        ("gym hrs? wanna lift before checkout", "hours"),
+        ("hi! whens checkout. need a late one", "check_out"),
+        ("starbucks open yet?? need a number to call", "hours"),
     ],
 )
 def test_the_field_a_question_asks_in_english_or_spanish(question, field):

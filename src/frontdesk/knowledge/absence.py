@@ -9,10 +9,12 @@ does, the assistant says the place lacks it instead of asking the model.
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 
 from frontdesk.guardrails import normalize_text
+from frontdesk.knowledge.dates import WHEN_WORDS as _WHEN
 
 _WORD = re.compile(r"[a-z0-9]+")
 # Words that do not tell one item from another.
@@ -93,11 +95,19 @@ STOP_WORDS = frozenset(
 # What follows "is there a ..." and names the thing asked about, up to where the question goes
 # on about something else ("is there a buffet for breakfast").
 _THING = re.compile(
-    r"^(?:is there|are there|any|have you got|do (?:you|u|ya|y'all) (?:guys |all )?(?:have|got)|"
-    r"does (?:\w+ ){1,2}have)\s+"
+    r"^(?:is there|are there|any|have you got|do (?:you|u|ya|y'all) (?:guys |all )?(?:have|got|"
+    r"run|offer|rent|sell)|does (?:\w+ ){1,2}have)\s+"
     r"(?:a |an |any |some |the )?(.+?)(?:\s+(?:for|where|that|with|near|in|at|on|to|here|"
-    r"nearby|open|available|around|anywhere)\b.*)?$"
+    r"nearby|open|available|around|anywhere|from|like)\b.*)?$"
 )
+# A reply to the answer before, not a question: "sweet.", "cool and ...", "nah ...".
+_ACKNOWLEDGING = re.compile(
+    r"^(?:(?:y|and|oye|so|ok|okay|sweet|cool|nice|great|thanks|thank you|awesome|perfect|nah|"
+    r"no|yes|yeah|yep|lol|hmm|well|also|alright|got it)\b\s*)+"
+)
+# What a name is asked about, after it: "riverview buffet dinner", "nobu lunch".
+_MEALS = frozenset(["breakfast", "brunch", "lunch", "dinner", "supper", "menu", "table"])
+_MOVING_ON = re.compile(r"^(?:.*\b)?(?:and|y|what about|how about|que tal)\s+\S")
 _POSSESSIVE_THING = re.compile(
     r"^(?:what are |what's |whats |what is |when (?:is|does|do) |what time (?:is|does|do) |"
     r"how much (?:is|does|do|are) |where is |where's )(?:the )?(.+?)(?:'s)?\s+"
@@ -172,14 +182,27 @@ def known(word: str, words: frozenset[str]) -> bool:
     return len(word) >= 5 and bool(difflib.get_close_matches(word, words, n=1, cutoff=0.85))
 
 
-def asked_thing(question: str, ignore: Iterable[str] = ()) -> str | None:
-    """The thing a question asks about when it names one ("a bowling alley", "the foxwoods
-    buffet"), or None. Only the first clause counts ("... anywhere? craving oysters")."""
+def asking_clause(question: str) -> tuple[str, bool]:
+    """The first clause that asks something (not a greeting, not "sweet." or "ok"), without
+    the words that acknowledge the answer before; and whether it moves on to a new thing
+    ("and cinnabon?", "what about the nushell one")."""
     folded = normalize_text(question).replace("\u2019", "'")
     clauses = [" ".join(re.findall(r"[a-z0-9']+", c)) for c in re.split(r"[?!.,;]", folded)]
     # "hola, tienen alberca?": the question is the first clause that is not a greeting.
     asking = [c for c in clauses if c and not set(c.split()) <= _GREETING]
-    text = re.sub(r"^(?:y|and|oye|so|ok|okay)\s+", "", asking[0]) if asking else ""
+    asking = [c for c in asking if _ACKNOWLEDGING.sub("", c).strip()]
+    if not asking:
+        return "", False
+    moving_on = _MOVING_ON.match(asking[0]) is not None
+    text = _ACKNOWLEDGING.sub("", asking[0]).strip()
+    return re.sub(r"^(?:what|how) about\s+", "", text), moving_on
+
+
+def asked_thing(question: str, ignore: Iterable[str] = ()) -> str | None:
+    """The thing a question asks whether the place has ("is there a bowling alley", "the
+    foxwoods buffet's hours"), or None. Only the first clause counts ("... anywhere? craving
+    oysters")."""
+    text, _ = asking_clause(question)
     for pattern in (_THING, _POSSESSIVE_THING, _SPANISH_THING):
         if match := pattern.match(text):
             thing = match.group(1).strip()
@@ -189,18 +212,55 @@ def asked_thing(question: str, ignore: Iterable[str] = ()) -> str | None:
 
 
 def is_absent(
-    thing: str, vocabularies: Sequence[frozenset[str]], ignore: Iterable[str] = ()
+    thing: str,
+    vocabularies: Sequence[frozenset[str]],
+    ignore: Iterable[str] = (),
+    *,
+    name_heads: frozenset[str] | None = None,
 ) -> bool:
     """Whether a guide whose items have these `vocabularies` lacks `thing`: some word of it
     appears nowhere in the guide, and no single item has all of them. "A kids club or
-    babysitting" is absent only if both are."""
+    babysitting" is absent only if both are. A thing asked about by name, given the words
+    the guide's own names end in (`name_heads`: "diner", "buffet", "steakhouse"), is judged
+    whole when it ends in one of them: "sunrise diner" or "riverview buffet" is absent when no
+    single item has all its words, though each is somewhere; it names another place of that
+    kind, not a description pieced together from several items."""
     everything = frozenset().union(*vocabularies)
     for alternative in re.split(r"\s+or\s+", thing):
-        wanted = sorted(content_words(alternative, ignore))
+        words = [w for w in guide_words(alternative) if w in content_words(alternative, ignore)]
+        if name_heads is not None:  # "riverview buffet dinner": the name, then the meal
+            words = [w for w in words if w not in _WHEN]
+            while len(words) > 1 and words[-1] in _MEALS:
+                words.pop()
+        wanted = sorted(set(words))
         if not wanted:
             return False
-        if all(known(w, everything) for w in wanted):
+        whole = name_heads is not None and any(known(words[-1], frozenset([h])) for h in name_heads)
+        if not whole and all(known(w, everything) for w in wanted):
             return False
         if any(all(known(w, v) for w in wanted) for v in vocabularies):
             return False
     return True
+
+
+def name_heads(names: Iterable[str]) -> frozenset[str]:
+    """The words the guide's names end in, the kind of place each is ("pub" of "The Lansdowne
+    Irish Pub & Music House", "steakhouse" and "house" of "Michael Jordan's Steak House")."""
+    heads: set[str] = set()
+    for name in names:
+        words = guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
+        if words:
+            heads.add(words[-1])
+        if len(words) > 1:
+            heads.add(words[-2] + words[-1])
+    return frozenset(heads - STOP_WORDS)
+
+
+def name_vocabulary(name: str, text: str = "") -> frozenset[str]:
+    """An item's words (`vocabulary` of its name and `text`), with the forms guests give its
+    name: two of its words as one ("Steak House": steakhouse) and its initials ("Michael
+    Jordan's Steak House": mj)."""
+    words = guide_words(name)
+    joined = {a + b for a, b in itertools.pairwise(words)}
+    initials = {words[0][0] + words[1][0]} if len(words) > 1 else set()
+    return vocabulary(f"{name} {text}") | joined | initials

@@ -4,7 +4,9 @@ code, reservations or age rule, in English or Spanish.
 A guide's items hold these as fields, so the answer to "is the steakhouse open on Monday?" or
 "¿cuánto cuesta el bufé?" is worked out from the item in code; a small model shown the item
 still gives the neighbouring day's hours or another venue's price. The first field that matches
-wins, most specific first: "what number do I call to check in" asks about check-in.
+wins, most specific first: "what number do I call to check in" asks about check-in; and the
+first sentence that asks one wins over the rest: "gym hrs? wanna lift before checkout" asks
+the gym's hours.
 """
 
 from __future__ import annotations
@@ -85,4 +87,7 @@ _FIELDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 def asked_field(question: str) -> str | None:
     """The field `question` asks for, or None when it asks none of them."""
     text = normalize_text(question).replace("\u2019", "'")
-    return next((name for name, pattern in _FIELDS if pattern.search(text)), None)
+    for sentence in re.split(r"[?!;]+|\.(?:\s|$)", text):
+        if field := next((name for name, pattern in _FIELDS if pattern.search(sentence)), None):
+            return field
+    return None

@@ -30,10 +30,12 @@ from frontdesk.knowledge.absence import (
     content_words,
     guide_words,
     known,
-    vocabulary,
+    name_heads,
+    name_vocabulary,
 )
 from frontdesk.knowledge.absence import asked_thing as core_asked_thing
 from frontdesk.knowledge.absence import is_absent as core_is_absent
+from frontdesk.knowledge.asked_name import asked_name as core_asked_name
 from frontdesk.knowledge.focus import names_item
 from frontdesk.knowledge.lists import list_answer
 from frontdesk.knowledge.loader import KnowledgeItem
@@ -69,7 +71,7 @@ def _item_words(item: KnowledgeItem) -> frozenset[str]:
     # Read once per item and version: every existence question reads every item.
     key = (item.source, item.category, item.name, item.last_updated)
     if key not in _VOCABULARIES:
-        _VOCABULARIES[key] = vocabulary(f"{item.name} {_flat(item.fields)}")
+        _VOCABULARIES[key] = name_vocabulary(item.name, _flat(item.fields))
     return _VOCABULARIES[key]
 
 
@@ -91,11 +93,23 @@ def asked_thing(question: str) -> str | None:
     return core_asked_thing(question, _PROPERTY_WORDS)
 
 
-def is_absent(thing: str, items: Sequence[KnowledgeItem], property_text: str = "") -> bool:
+def asked_name(question: str) -> str | None:
+    return core_asked_name(question, _PROPERTY_WORDS)
+
+
+def is_absent(
+    thing: str,
+    items: Sequence[KnowledgeItem],
+    property_text: str = "",
+    *,
+    by_name: bool = False,
+) -> bool:
     """Whether the knowledge lacks `thing` (knowledge/absence.py), the resort's own
-    description counted as one more item."""
+    description counted as one more item; a thing asked about `by_name` is judged as a name
+    of one of the kinds of place the items are."""
     vocabularies = [*(_item_words(i) for i in items), frozenset(_words(property_text))]
-    return core_is_absent(thing, vocabularies, _PROPERTY_WORDS)
+    heads = name_heads(i.name for i in items) if by_name else None
+    return core_is_absent(thing, vocabularies, _PROPERTY_WORDS, name_heads=heads)
 
 
 def named_items(question: str, items: Sequence[KnowledgeItem]) -> list[KnowledgeItem]:
@@ -361,6 +375,9 @@ def work_out(
     thing = asked_thing(question)
     if thing and is_absent(thing, items, property.get("description", "")):
         return absent_answer(thing, property.get("name", "The resort"), ranked, language)
+    name = None if thing else asked_name(question)
+    if name and is_absent(name, items, property.get("description", ""), by_name=True):
+        return absent_answer(name, property.get("name", "The resort"), ranked, language)
     if (
         thing
         and asks_whether_exists(question)

@@ -34,8 +34,10 @@ from frontdesk.knowledge.absence import (
     guide_words,
     is_absent,
     known,
+    name_heads,
     vocabulary,
 )
+from frontdesk.knowledge.asked_name import asked_name
 from frontdesk.knowledge.dates import WHEN_WORDS
 
 # A thing this close to a venue's "name (kind)" is taken for that venue under another word.
@@ -84,6 +86,9 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
     casino = ctx.catalog.casino
     own_name = guide_words(casino.name)
     thing = asked_thing(question, own_name)
+    by_name = thing is None
+    if by_name:  # "cheesecake factory hrs?", "can i book olive garden for 8"
+        thing = asked_name(question, own_name)
     if thing is None:
         return None
     english = thing
@@ -96,7 +101,8 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
         english = glossary.translate(thing) or thing
     place = vocabulary(f"{casino.name} {casino.address}")
     vocabularies = (*item_vocabularies(ctx.catalog), place)
-    if not is_absent(english, vocabularies, own_name):
+    heads = name_heads(v.name for v in ctx.catalog.venues()) if by_name else None
+    if not is_absent(english, vocabularies, own_name, name_heads=heads):
         return None
     if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english,
                          _unknown_beside_known(english, frozenset().union(*vocabularies))):  # fmt: skip

@@ -18,7 +18,7 @@ from frontdesk.assistants.casino_host.content import CasinoContent, Catalog, Ven
 from frontdesk.assistants.casino_host.content.documents import knowledge_items
 from frontdesk.assistants.casino_host.content.models import Event
 from frontdesk.assistants.casino_host.conversation.context import CasinoHostContext
-from frontdesk.knowledge.absence import STOP_WORDS, guide_words, known, vocabulary
+from frontdesk.knowledge.absence import STOP_WORDS, guide_words, known, name_vocabulary
 from frontdesk.knowledge.focus import names_item
 
 
@@ -113,7 +113,7 @@ def names_something_else(catalog: Catalog, question: str, everyday: frozenset[st
 def item_vocabularies(catalog: Catalog) -> tuple[frozenset[str], ...]:
     """Every item's words (its name and fields), read once per loaded catalog."""
     return tuple(
-        vocabulary(f"{i.name} {' '.join(map(str, i.fields.values()))}")
+        name_vocabulary(i.name, " ".join(map(str, i.fields.values())))
         for i in knowledge_items(catalog)
     )
 
