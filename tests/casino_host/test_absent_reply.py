@@ -136,3 +136,26 @@ def test_a_day_word_is_not_part_of_the_thing(content):
                                search=SimpleNamespace(embeddings=Poker()))  # fmt: skip
     ctx = SimpleNamespace(catalog=content.catalog("bellagio"), services=services)
     assert absent_reply(ctx, "Are there poker tournaments tomorrow?", "en") is None
+
+
+@pytest.mark.parametrize(
+    ("casino_id", "question", "name"),
+    [
+        # Another casino's restaurant, asked about by name with a field.
+        ("mohegan_sun", "is picasso open tonight?", "picasso"),
+        ("bellagio", "cheesecake factory hrs? want to go after the show", "cheesecake factory"),
+        ("mohegan_sun", "can i book nobu for 8 tonite", "nobu"),
+    ],
+)
+def test_a_place_named_while_asking_of_it_is_missing_when_the_casino_lacks_it(
+    content, casino_id, question, name
+):
+    reply = ask(content, casino_id, question)
+    assert reply is not None and "doesn't have" in reply and name in reply
+
+
+def test_the_casinos_own_places_asked_the_same_way_are_left_to_the_agents(content):
+    names = [v.name for v in content.catalog("bellagio").venues()][:6]
+    for name in names:
+        assert ask(content, "bellagio", f"{name.lower()} hrs?") is None, name
+        assert ask(content, "bellagio", f"can i book {name.lower()} for 8") is None, name
