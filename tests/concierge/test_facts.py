@@ -4,6 +4,7 @@ from datetime import date
 
 import pytest
 
+from frontdesk.assistants.concierge import facts
 from frontdesk.assistants.concierge.facts import asked_thing, is_absent, work_out
 from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
 from frontdesk.knowledge.loader import load_knowledge_file
@@ -312,3 +313,24 @@ def test_a_correction_takes_back_what_the_answer_before_was_about():
     )
     assert found is not None and found.items == ("Michael Jordan's Steak House",)
     assert "Seasons" not in found.text
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "missing", "field_of_place"),
+    [
+        ("cheesecake factory hrs? want to go after the show", True, True, True),
+        ("can i book olive garden for 8 tonite, party of 6", True, True, False),
+        ("gym hrs? wanna lift before checkout", True, False, True),
+        ("hot tub hours", True, False, True),
+        ("can i book a table at michael jordans steak house for 8", True, False, False),
+        ("explain quantum computing simply", False, False, False),
+    ],
+)
+def test_what_the_router_hears_of_a_place_asked_after_by_name(
+    question, names, missing, field_of_place
+):
+    # The router sends these to the facts whatever the classifier heard (a booking, a game).
+    assert facts.names_a_place(question) is names
+    items, description = SOURCE.items, SOURCE.property["description"]
+    assert facts.names_a_missing_place(question, items, description) is missing
+    assert facts.asks_a_field_of_a_place(question) is field_of_place

@@ -112,6 +112,34 @@ def is_absent(
     return core_is_absent(thing, vocabularies, _PROPERTY_WORDS, name_heads=heads)
 
 
+def names_a_place(question: str) -> bool:
+    """Whether the question asks after a thing or a place by name ("is there a bowling
+    alley", "hot tub hours", "nobu rez for 2"): a question about the resort, whatever else
+    the classifier hears in it."""
+    return asked_thing(question) is not None or asked_name(question) is not None
+
+
+def names_a_missing_place(
+    question: str, items: Sequence[KnowledgeItem], property_text: str = ""
+) -> bool:
+    """Whether the question names a thing or a place the knowledge lacks ("can i book olive
+    garden for 8", "y la cancha de tenis? quiero jugar"): the answer is that it is not here,
+    not a refusal to book or to advise on gambling."""
+    if thing := asked_thing(question):
+        return is_absent(thing, items, property_text)
+    name = asked_name(question)
+    return name is not None and is_absent(name, items, property_text, by_name=True)
+
+
+# Fields of a place a guest asks without asking anything to be done.
+_PLACE_FIELDS = frozenset({"hours", "price", "location", "phone", "dress_code", "age"})
+
+
+def asks_a_field_of_a_place(question: str) -> bool:
+    """ "gym hrs? wanna lift before checkout": a place named and one of its fields asked."""
+    return asked_name(question) is not None and asked_field(question) in _PLACE_FIELDS
+
+
 def named_items(question: str, items: Sequence[KnowledgeItem]) -> list[KnowledgeItem]:
     """The items `question` names, in full first ("Sky Tower", not "Sky Tower Suite")."""
     exact = [i for i in items if names_item(question, i.name, exact=True)]

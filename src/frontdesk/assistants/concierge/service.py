@@ -22,7 +22,7 @@ from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import last_ai_text
 from frontdesk.assistants.base import Answer
-from frontdesk.assistants.concierge import nodes
+from frontdesk.assistants.concierge import facts, nodes
 from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.out_of_time import out_of_time_answer
 from frontdesk.assistants.concierge.state import ConciergeContext
@@ -124,9 +124,14 @@ def build_router(
     )
     enabled = use_llm and settings.router_llm != "never"
     names = [item.name for item in knowledge.source.items]
+    items = list(knowledge.source.items)
+    description = knowledge.source.property.get("description", "")
 
     def names_an_item(text: str) -> bool:
         return any(names_item(text, name) for name in names)
+
+    def names_a_missing_place(text: str) -> bool:
+        return facts.names_a_missing_place(text, items, description)
 
     return IntentRouter(
         classifier,
@@ -144,6 +149,13 @@ def build_router(
             Reroute("greeting", "property_qa", lambda text: not is_greeting(text)),
             Reroute("off_topic", "property_qa", names_an_item),
             Reroute("ambiguous", "property_qa", names_an_item),
+            # "hot tub hours", "nobu rez for 2", "can i book olive garden for 8", "y la cancha
+            # de tenis? quiero jugar": a place asked after by name is the facts' to answer,
+            # that it is not here included (the classifier heard a booking or a game).
+            Reroute("off_topic", "property_qa", facts.names_a_place),
+            Reroute("action_request", "property_qa", names_a_missing_place),
+            Reroute("action_request", "property_qa", facts.asks_a_field_of_a_place),
+            Reroute("gambling_advice", "property_qa", names_a_missing_place),
         ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
         mode=settings.router_llm,
