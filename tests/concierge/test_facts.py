@@ -4,8 +4,9 @@ from datetime import date
 
 import pytest
 
-from frontdesk.assistants.concierge import facts
-from frontdesk.assistants.concierge.facts import asked_thing, is_absent, work_out
+from frontdesk.assistants.concierge import absent
+from frontdesk.assistants.concierge.absent import asked_thing, is_absent
+from frontdesk.assistants.concierge.facts import work_out
 from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
 from frontdesk.knowledge.loader import load_knowledge_file
 
@@ -330,7 +331,7 @@ def test_what_the_router_hears_of_a_place_asked_after_by_name(
     question, names, missing, field_of_place
 ):
     # The router sends these to the facts whatever the classifier heard (a booking, a game).
-    assert facts.names_a_place(question) is names
+    assert absent.names_a_place(question) is names
     items, description = SOURCE.items, SOURCE.property["description"]
-    assert facts.names_a_missing_place(question, items, description) is missing
-    assert facts.asks_a_field_of_a_place(question) is field_of_place
+    assert absent.names_a_missing_place(question, items, description) is missing
+    assert absent.asks_a_field_of_a_place(question) is field_of_place

@@ -22,7 +22,7 @@ from frontdesk.agentkit.release import grounded_release
 from frontdesk.agentkit.service import GraphAssistant
 from frontdesk.agentkit.streaming import last_ai_text
 from frontdesk.assistants.base import Answer
-from frontdesk.assistants.concierge import facts, nodes
+from frontdesk.assistants.concierge import absent, nodes
 from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.out_of_time import out_of_time_answer
 from frontdesk.assistants.concierge.state import ConciergeContext
@@ -131,7 +131,7 @@ def build_router(
         return any(names_item(text, name) for name in names)
 
     def names_a_missing_place(text: str) -> bool:
-        return facts.names_a_missing_place(text, items, description)
+        return absent.names_a_missing_place(text, items, description)
 
     return IntentRouter(
         classifier,
@@ -152,9 +152,9 @@ def build_router(
             # "hot tub hours", "nobu rez for 2", "can i book olive garden for 8", "y la cancha
             # de tenis? quiero jugar": a place asked after by name is the facts' to answer,
             # that it is not here included (the classifier heard a booking or a game).
-            Reroute("off_topic", "property_qa", facts.names_a_place),
+            Reroute("off_topic", "property_qa", absent.names_a_place),
             Reroute("action_request", "property_qa", names_a_missing_place),
-            Reroute("action_request", "property_qa", facts.asks_a_field_of_a_place),
+            Reroute("action_request", "property_qa", absent.asks_a_field_of_a_place),
             Reroute("gambling_advice", "property_qa", names_a_missing_place),
         ],
         llm_route=lazy_llm_route(models, nodes.llm_route, enabled=enabled),
