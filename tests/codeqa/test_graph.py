@@ -272,20 +272,3 @@ def test_a_definition_the_answer_was_not_shown_is_named_by_its_file():
     assert "- a/graph.py:10-20 (build_graph, function)" in answer
     assert "- b/graph.py (build_graph, function)" in answer
     assert [str(c) for c in citations] == ["a/graph.py:10-20"]
-
-
-def test_an_explanation_that_names_no_definition_is_opened_with_the_best_ranked_one():
-    from frontdesk.assistants.codeqa.answers.compose import with_the_definition
-    from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock
-
-    blocks = [ContextBlock("src/utils.py", 760, 820, "def should_bypass_proxies(): ...",
-                           "should_bypass_proxies", "c1", cited=[(760, 820)])]  # fmt: skip
-    vague = "The code snippet provided checks the no_proxy list."
-    question = "Which function decides that a request should go direct instead of a proxy?"
-    assert with_the_definition(question, vague, blocks) == (
-        f"`should_bypass_proxies` (src/utils.py:760-820). {vague}"
-    )
-    named = "should_bypass_proxies checks the no_proxy list."
-    assert with_the_definition(question, named, blocks) == named
-    # Not asked which code: an explanation of how something works is left as written.
-    assert with_the_definition("How does the proxy bypass work?", vague, blocks) == vague

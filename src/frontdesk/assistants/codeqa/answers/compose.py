@@ -60,8 +60,6 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
         if not text:
             text = _not_found(state, repo_id)
             blocks = []
-        else:
-            text = with_the_definition(state.get("user_query") or "", text, blocks)
     answer, citations = check_citations(text, blocks)
     if blocks and not citations:
         # Every answer says where: if it cited nothing itself, the blocks it names (a function,
@@ -102,30 +100,6 @@ def _without_unshown_files(
     logger.info("left out %d sentence(s) naming files the answer was not shown",
                 len(sentences) - len(kept))  # fmt: skip
     return " ".join(kept).strip()
-
-
-# "Which function decides...", "where does the parser deal with...", "what code computes...":
-# the question asks for a definition.
-_ASKS_WHICH = re.compile(
-    r"^\s*(?:where\b|(?:which|what)\s+(?!does\b|do\b|is\b|are\b)(?:\w+\s+){0,2}?"
-    r"(?:function|method|class|code|part|"
-    r"logic|helper|handler|decorator|test|routine)s?\b)",
-    re.IGNORECASE,
-)
-
-
-def with_the_definition(question: str, text: str, blocks: list[ContextBlock]) -> str:
-    """The model's explanation opened with the definition the search ranked first, named and
-    placed in code, when the question asks which code does something and the explanation
-    names no definition it was shown ("The code snippet provided ..." named none)."""
-    if not blocks or not _ASKS_WHICH.search(question):
-        return text
-    names = [b.symbol.rsplit(".", 1)[-1] for b in blocks if b.symbol]
-    said = any(re.search(rf"(?<![\w.]){re.escape(n)}(?!\w)", text) for n in names)
-    top = blocks[0]
-    if said or not top.symbol:
-        return text
-    return f"`{top.symbol}` ({top.path}:{top.start_line}-{top.end_line}). {text}"
 
 
 def _shows(blocks: list[ContextBlock], path: str, line: int) -> bool:
