@@ -272,3 +272,11 @@ def test_a_definition_the_answer_was_not_shown_is_named_by_its_file():
     assert "- a/graph.py:10-20 (build_graph, function)" in answer
     assert "- b/graph.py (build_graph, function)" in answer
     assert [str(c) for c in citations] == ["a/graph.py:10-20"]
+
+
+def test_a_sentence_copying_the_prompts_citation_pattern_is_left_out():
+    from frontdesk.assistants.codeqa.answers.compose import without_placeholders
+
+    copied = "The file that handles caching is [path:start-end]. It reads the ETag header."
+    assert without_placeholders(copied) == "It reads the ETag header."
+    assert without_placeholders("It is in src/app.py:1-9.") == "It is in src/app.py:1-9."

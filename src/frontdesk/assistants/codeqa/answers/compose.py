@@ -55,7 +55,7 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
     elif output.get("fast_path") and output.get("ask") in ("locate", "usages"):
         text = _listing(state, ctx, repo_id, output["ask"], blocks)
     if text is None:
-        written = without_repeats(await _written(state, ctx, blocks))
+        written = without_placeholders(without_repeats(await _written(state, ctx, blocks)))
         text = _without_unshown_files(written, blocks, ctx, repo_id)
         if not text:
             text = _not_found(state, repo_id)
@@ -205,6 +205,18 @@ def _callers(name: str, usages: list[Usage], blocks: list[ContextBlock]) -> list
 def _is_test(path: str) -> bool:
     """The indexer's own reading of the path (a tests folder, test_x.py, x.spec.ts, ...)."""
     return source_type_of(path, language_of(path)) == "test"
+
+
+# The prompt's example of a citation, copied by the model as if it were one.
+_PLACEHOLDER = re.compile(r"\[?\bpath:start-end\b\]?")
+
+
+def without_placeholders(text: str) -> str:
+    """The model's text without the sentences that copy the prompt's citation pattern ("The
+    file that handles it is [path:start-end]."): such a sentence says nothing."""
+    sentences = [p for p in _SENTENCE.split(text) if p.strip()]
+    kept = [p for p in sentences if not _PLACEHOLDER.search(p)]
+    return text if len(kept) == len(sentences) else " ".join(kept).strip()
 
 
 async def _written(state: CodeQAState, ctx: CodeQAContext, blocks: list[ContextBlock]) -> str:
