@@ -53,6 +53,13 @@ def test_absent_only_when_no_item_holds_every_word():
         ("lucky's steakhouse can i get a table for 4 at 7", "lucky's steakhouse"),
         ("sweet. and cinnabon? wife wants one", "cinnabon"),
         ("nobu rez for 2 at 9 pls", "nobu"),
+        ("how much is the zipline", "zipline"),
+        ("how much is a 50 min massage", "massage"),
+        ("can i rent a cabana at the pool", "cabana"),
+        ("what are the hours for the zipline", "zipline"),
+        ("tell me about the helipad", "helipad"),
+        ("tell me about your loyalty program", None),
+        ("how much does it cost", None),
         # Not names: a search, a question's frame, a thing every building has.
         ("bbq brisket", None),
         ("im 19 can i book a room", None),

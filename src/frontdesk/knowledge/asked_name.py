@@ -38,9 +38,18 @@ _SHAPES = (
     ),
     re.compile(r"^what time (?:open|opens|close|closes) (?:the )?(?P<t>.+?)" + _NAME_END),
     re.compile(
-        r"^(?:can|could|may) (?:i|we|u|you) (?:book|reserve|get (?:a table|into|in))"
-        r"(?: a table)?(?: at| in)? (?:the )?(?P<t>.+?)" + _NAME_END
+        r"^(?:can|could|may) (?:i|we|u|you) (?:book|reserve|rent|hire|get (?:a table|into|in))"
+        r"(?: a table)?(?: at| in)? (?:the |a |an )?(?P<t>.+?)" + _NAME_END
     ),
+    re.compile(
+        r"^how much (?:is|are|does|do|for)(?: the| a| an)? (?P<t>.+?)(?:\s+(?:cost|costs|run))?"
+        + _NAME_END
+    ),
+    re.compile(
+        r"^what(?:'s| is| are|re)? (?:the )?(?:hours|price|prices|cost|menu|dress code|"
+        r"phone number|number) (?:for|of|at) (?:the )?(?P<t>.+?)" + _NAME_END
+    ),
+    re.compile(r"^tell me (?:about|more about) (?:the )?(?P<t>.+?)" + _NAME_END),
     re.compile(
         r"^i (?:want|wanna|would like|d like)(?: to)? (?:book|reserve)(?: reserve)?(?: a table)?"
         r"(?: in| at)? (?:the )?(?P<t>.+?)" + _NAME_END
@@ -52,18 +61,29 @@ _SHAPES = (
     re.compile(r"^where(?:'s| is|s| are)(?: the)? (?P<t>.+?)(?:\s+(?:at|located))?" + _NAME_END),
     re.compile(r"\b(?:it's|its|it is|they're|theyre) called (?:the )?(?P<t>.+?)" + _NAME_END),
 )
+
+
+def _word_set(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
 # Words a name never starts with: a question's frame ("im 19 can i book"), not a place.
-_NOT_A_NAME = frozenset(
-    ["i", "im", "we", "you", "u", "my", "our", "me", "it", "its", "this", "that", "there", "here", "what", "whats", "when", "where", "how", "why", "who", "which", "is", "are", "do", "does", "can", "could", "would", "will", "tonight", "today", "tomorrow", "please", "pls", "hi", "hello", "hey", "so", "also", "just", "any", "some", "somewhere", "something", "anywhere", "anything", "someplace", "place"]
-)  # fmt: skip
+_NOT_A_NAME = _word_set(
+    """i im we you u my our your me it its this that there here what whats when where how why
+    who which is are do does can could would will tonight today tomorrow please pls hi
+    hello hey so also just any some somewhere something anywhere anything someplace place"""
+)
 # Verbs that make a clause more than a name ("add my friend to the reservation").
-_VERBS = frozenset(
-    ["want", "wanna", "need", "have", "has", "had", "get", "got", "go", "going", "know", "tell", "show", "give", "like", "love", "open", "close", "book", "reserve", "be", "was", "were", "am", "being", "bring", "take", "make", "see", "find", "looking", "look", "try", "eat", "drink", "play", "said", "says", "think", "add", "change", "cancel", "move", "switch", "upgrade"]
-)  # fmt: skip
+_VERBS = _word_set(
+    """want wanna need have has had get got go going know tell show give like love open close
+    book reserve be was were am being bring take make see find looking look try eat drink
+    play said says think add change cancel move switch upgrade"""
+)
 # What every building has, whether or not the guide lists it: never taken for a missing place.
-_EVERYWHERE = frozenset(
-    ["restroom", "bathroom", "toilet", "washroom", "elevator", "lift", "stair", "stairs", "exit", "entrance", "door", "lobby", "hallway", "atm", "room"]
-)  # fmt: skip
+_EVERYWHERE = _word_set(
+    """restroom bathroom toilet washroom elevator lift stair stairs exit entrance door lobby
+    hallway atm room"""
+)
 
 
 def asked_name(question: str, ignore: Iterable[str] = ()) -> str | None:
@@ -80,8 +100,12 @@ def asked_name(question: str, ignore: Iterable[str] = ()) -> str | None:
 def _name(phrase: str, ignore: Iterable[str]) -> str | None:
     """`phrase` up to where the name stops, when it can be a name: a few words, not a
     question's frame, not a thing every building has."""
-    name = re.sub(r"^(?:the|a|an|that|this)\s+", "", phrase.strip())
+    name = re.sub(r"^(?:the|a|an|that|this|of)\s+", "", phrase.strip())
     name = re.sub(_NAME_END, "", name, count=1).strip()
+    # "a 50 min massage": the amount is not the name.
+    name = re.sub(r"^(?:\d+\s*(?:min|mins|minute|minutes|hr|hrs|hour|hours|oz|pc|piece)?\s+)+",
+                  "", name)  # fmt: skip
+    name = re.sub(r"^(?:the|a|an|of)\s+", "", name)
     words = name.split()
     if not words or len(words) > 5 or words[0] in _NOT_A_NAME | _VERBS:
         return None
