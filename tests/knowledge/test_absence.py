@@ -92,3 +92,26 @@ def test_a_name_of_one_of_the_guides_kinds_of_place_is_judged_whole():
     assert not is_absent("seasons buffet dinner", items, name_heads=heads)
     # A description that is not of one of its kinds of place is judged by its words.
     assert not is_absent("river view", items, name_heads=heads)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "yo is beauty and essex open tonight?? wanna do the pawn shop entrance thing lol",
+        "hey is picasso open tonight?",
+    ],
+)
+def test_a_greeting_before_the_question_is_not_part_of_the_name(question):
+    assert asked_name(question) in ("beauty and essex", "picasso")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "3 hr drive and my back is killing me where can i get a massage around here",
+        "how much for a normal one, nothing fancy",
+        "how much do yall charge for valet",
+    ],
+)
+def test_a_clause_with_a_verb_or_a_word_pointing_back_names_no_place(question):
+    assert asked_name(question) is None

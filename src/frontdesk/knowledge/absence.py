@@ -195,6 +195,8 @@ def asking_clause(question: str) -> tuple[str, bool]:
         return "", False
     moving_on = _MOVING_ON.match(asking[0]) is not None
     text = _ACKNOWLEDGING.sub("", asking[0]).strip()
+    # "yo is beauty and essex open tonight": the greeting is not part of the question.
+    text = re.sub(r"^(?:(?:yo|hey|hi|hello|hola|oye|buenas)\s+)+", "", text)
     return re.sub(r"^(?:what|how) about\s+", "", text), moving_on
 
 

@@ -71,13 +71,15 @@ def _word_set(words: str) -> frozenset[str]:
 _NOT_A_NAME = _word_set(
     """i im we you u my our your me it its this that there here what whats when where how why
     who which is are do does can could would will tonight today tomorrow please pls hi
-    hello hey so also just any some somewhere something anywhere anything someplace place"""
+    hello hey so also just any some somewhere something anywhere anything someplace place
+    one ones yall y'all ya guys yo hola oye"""
 )
 # Verbs that make a clause more than a name ("add my friend to the reservation").
 _VERBS = _word_set(
-    """want wanna need have has had get got go going know tell show give like love open close
+    """want wanna need have has had get got go going know tell give like love open close
     book reserve be was were am being bring take make see find looking look try eat drink
-    play said says think add change cancel move switch upgrade"""
+    play said says think add change cancel move switch upgrade charge charges pay cost costs
+    killing hurts"""
 )
 # What every building has, whether or not the guide lists it: never taken for a missing place.
 _EVERYWHERE = _word_set(
@@ -107,7 +109,11 @@ def _name(phrase: str, ignore: Iterable[str]) -> str | None:
                   "", name)  # fmt: skip
     name = re.sub(r"^(?:the|a|an|of)\s+", "", name)
     words = name.split()
-    if not words or len(words) > 5 or words[0] in _NOT_A_NAME | _VERBS:
+    if words and words[-1] in ("and", "or", "but", "n"):  # "drive and my back ...": a clause
+        return None
+    # A question's frame or a verb anywhere is not part of a name: "yall charge", "a normal
+    # one", "3 hr drive and my back is killing me".
+    if not words or len(words) > 5 or set(words) & (_NOT_A_NAME | _VERBS):
         return None
     wanted = content_words(name, ignore)
     if not wanted or wanted <= _EVERYWHERE:
