@@ -20,6 +20,7 @@ from frontdesk.knowledge.asked_name import asked_name
         ("¿hay bolera?", "bolera"),
         ("hola, ¿tienen alberca?", "alberca"),
         ("tienen buffet chino para niños", "buffet chino"),
+        ("<b>is there a bowling alley?</b>", "bowling alley"),
     ],
 )
 def test_the_thing_a_question_asks_about_in_english_or_spanish(question, thing):

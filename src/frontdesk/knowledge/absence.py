@@ -186,7 +186,9 @@ def asking_clause(question: str) -> tuple[str, bool]:
     """The first clause that asks something (not a greeting, not "sweet." or "ok"), without
     the words that acknowledge the answer before; and whether it moves on to a new thing
     ("and cinnabon?", "what about the nushell one")."""
-    folded = normalize_text(question).replace("\u2019", "'")
+    # "<b>is there a bowling alley?</b>": markup is not part of the question.
+    plain = re.sub(r"<[^<>]{0,200}>", " ", question)
+    folded = normalize_text(plain).replace("\u2019", "'")
     clauses = [" ".join(re.findall(r"[a-z0-9']+", c)) for c in re.split(r"[?!.,;]", folded)]
     # "hola, tienen alberca?": the question is the first clause that is not a greeting.
     asking = [c for c in clauses if c and not set(c.split()) <= _GREETING]
