@@ -508,3 +508,12 @@ async def test_the_stream_carries_the_documents_and_each_sentences_citations(hos
     [sources] = [e.data for e in events if e.event == "sources"]
     assert sources["sources"] == ["Michael Jordan's Steak House"]
     assert sources["claims"][0]["cites"] == [1]
+
+
+async def test_another_casinos_restaurant_asked_by_name_is_said_to_be_missing(host):
+    # Picasso is Bellagio's: at Mohegan Sun the reply names it only as the guest's own word,
+    # and the grounding check must not take it for an invented venue (it fell to the fallback).
+    answer = await host.ask("is picasso open tonight?", new_phone())
+    assert "doesn't have a picasso" in answer.answer
+    assert answer.extra["agent"] != "fallback_node"
+    assert answer.extra["used_tools"] == ["absent_reply"]

@@ -184,9 +184,11 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     language = state.get("language") or "en"
     question = guest_text(state)
     if agent != COMP_AGENT:
-        # Something the casino does not have: said so, never a look-alike's hours.
+        # Something the casino does not have: said so, never a look-alike's hours. The reply
+        # is its own fact: the name in it is the guest's ("picasso" at Mohegan Sun is another
+        # casino's restaurant, which the grounding check would take for an invented venue).
         if lacking := absent_reply(ctx, question, language):
-            return said_in_code(state, ctx, agent, lacking, ["absent_reply"], [])
+            return said_in_code(state, ctx, agent, lacking, ["absent_reply"], [lacking])
         # Every venue of the asked category, from the catalog.
         if listed := list_reply(ctx, question, language):
             return said_in_code(state, ctx, agent, listed.text, ["list_reply"], [listed.text],
