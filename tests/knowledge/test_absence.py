@@ -81,7 +81,7 @@ def test_a_name_of_one_of_the_guides_kinds_of_place_is_judged_whole():
         name_vocabulary("Michael Jordan's Steak House", "guests dine on steak"),
         name_vocabulary("Sunrise Lounge", "a lounge"),
     ]
-    heads = name_heads(names)
+    heads = name_heads(tuple(names))
     assert {"buffet", "steakhouse", "house", "lounge"} <= heads
     # Every word is somewhere in the guide, but no one place has them all.
     assert not is_absent("lucky's steakhouse", items)

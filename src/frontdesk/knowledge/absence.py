@@ -9,6 +9,7 @@ does, the assistant says the place lacks it instead of asking the model.
 from __future__ import annotations
 
 import difflib
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -107,7 +108,10 @@ _ACKNOWLEDGING = re.compile(
 )
 # What a name is asked about, after it: "riverview buffet dinner", "nobu lunch".
 _MEALS = frozenset(["breakfast", "brunch", "lunch", "dinner", "supper", "menu", "table"])
-_MOVING_ON = re.compile(r"^(?:.*\b)?(?:and|y|what about|how about|que tal)\s+\S")
+_MOVING_ON = re.compile(
+    r"^(?:(?:ok|okay|sweet|cool|nice|great|so|well|also|nah|yeah|yes|lol|hmm|alright)\s+)*"
+    r"(?:and|y|what about|how about|que tal)\s+\S"
+)
 _POSSESSIVE_THING = re.compile(
     r"^(?:what are |what's |whats |what is |when (?:is|does|do) |what time (?:is|does|do) |"
     r"how much (?:is|does|do|are) |where is |where's )(?:the )?(.+?)(?:'s)?\s+"
@@ -231,7 +235,8 @@ def is_absent(
     kind, not a description pieced together from several items."""
     everything = frozenset().union(*vocabularies)
     for alternative in re.split(r"\s+or\s+", thing):
-        words = [w for w in guide_words(alternative) if w in content_words(alternative, ignore)]
+        content = content_words(alternative, ignore)
+        words = [w for w in guide_words(alternative) if w in content]
         if name_heads is not None:  # "riverview buffet dinner": the name, then the meal
             words = [w for w in words if w not in _WHEN]
             while len(words) > 1 and words[-1] in _MEALS:
@@ -247,9 +252,11 @@ def is_absent(
     return True
 
 
-def name_heads(names: Iterable[str]) -> frozenset[str]:
+@functools.lru_cache(maxsize=16)
+def name_heads(names: tuple[str, ...]) -> frozenset[str]:
     """The words the guide's names end in, the kind of place each is ("pub" of "The Lansdowne
-    Irish Pub & Music House", "steakhouse" and "house" of "Michael Jordan's Steak House")."""
+    Irish Pub & Music House", "steakhouse" and "house" of "Michael Jordan's Steak House").
+    Worked out once per guide: every question asked by name reads them."""
     heads: set[str] = set()
     for name in names:
         words = guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])

@@ -74,7 +74,7 @@ def is_absent(
     description counted as one more item; a thing asked about `by_name` is judged as a name
     of one of the kinds of place the items are."""
     vocabularies = [*(item_words(i) for i in items), frozenset(_words(property_text))]
-    heads = name_heads(i.name for i in items) if by_name else None
+    heads = name_heads(tuple(i.name for i in items)) if by_name else None
     return core_is_absent(thing, vocabularies, PROPERTY_WORDS, name_heads=heads)
 
 
@@ -85,16 +85,24 @@ def names_a_place(question: str) -> bool:
     return asked_thing(question) is not None or asked_name(question) is not None
 
 
+def missing_place(
+    question: str, items: Sequence[KnowledgeItem], property_text: str = ""
+) -> str | None:
+    """The thing or place the question asks after that the knowledge lacks ("is there a
+    bowling alley", "can i book olive garden for 8"), or None."""
+    if thing := asked_thing(question):
+        return thing if is_absent(thing, items, property_text) else None
+    name = asked_name(question)
+    return name if name and is_absent(name, items, property_text, by_name=True) else None
+
+
 def names_a_missing_place(
     question: str, items: Sequence[KnowledgeItem], property_text: str = ""
 ) -> bool:
     """Whether the question names a thing or a place the knowledge lacks ("can i book olive
     garden for 8", "y la cancha de tenis? quiero jugar"): the answer is that it is not here,
     not a refusal to book or to advise on gambling."""
-    if thing := asked_thing(question):
-        return is_absent(thing, items, property_text)
-    name = asked_name(question)
-    return name is not None and is_absent(name, items, property_text, by_name=True)
+    return missing_place(question, items, property_text) is not None
 
 
 # Fields of a place a guest asks without asking anything to be done.

@@ -20,10 +20,9 @@ from typing import Any
 from frontdesk.assistants.concierge.absent import (
     PROPERTY_WORDS,
     absent_answer,
-    asked_name,
     asked_thing,
-    is_absent,
     item_words,
+    missing_place,
     present_answer,
 )
 from frontdesk.assistants.concierge.described import (
@@ -258,12 +257,9 @@ def work_out(
     ranked = [by_name[n] for n in retrieved if n in by_name]
     if listed := _list_of(question, items, property.get("name", "the resort"), language):
         return listed
+    if missing := missing_place(question, items, property.get("description", "")):
+        return absent_answer(missing, property.get("name", "The resort"), ranked, language)
     thing = asked_thing(question)
-    if thing and is_absent(thing, items, property.get("description", "")):
-        return absent_answer(thing, property.get("name", "The resort"), ranked, language)
-    name = None if thing else asked_name(question)
-    if name and is_absent(name, items, property.get("description", ""), by_name=True):
-        return absent_answer(name, property.get("name", "The resort"), ranked, language)
     if (
         thing
         and asks_whether_exists(question)

@@ -101,7 +101,7 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
         english = glossary.translate(thing) or thing
     place = vocabulary(f"{casino.name} {casino.address}")
     vocabularies = (*item_vocabularies(ctx.catalog), place)
-    heads = name_heads(v.name for v in ctx.catalog.venues()) if by_name else None
+    heads = name_heads(tuple(v.name for v in ctx.catalog.venues())) if by_name else None
     if not is_absent(english, vocabularies, own_name, name_heads=heads):
         return None
     if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english,
