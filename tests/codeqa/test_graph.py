@@ -17,6 +17,7 @@ from frontdesk.assistants.codeqa.repository import open_repository
 from frontdesk.assistants.codeqa.settings import CodeQASettings
 from frontdesk.embeddings.hashing import HashEmbeddings
 from frontdesk.llm.scripted import ScriptedChatModel
+from frontdesk.llm.turn_clock import turn_clock_scope
 
 
 @pytest.fixture
@@ -26,8 +27,13 @@ def run(tmp_path, small_repo):
     repo = open_repository(index, "small")
     graph = build_graph(InMemorySaver())
 
-    async def ask(question: str, reply: str = "It is done in pkg/client.py:13-16.", thread="t"):
-        model = ScriptedChatModel([reply])
+    async def ask(
+        question: str,
+        reply: str = "It is done in pkg/client.py:13-16.",
+        thread="t",
+        token_delay_s=0.0,
+    ):
+        model = ScriptedChatModel([reply], token_delay_s=token_delay_s)
         context = CodeQAContext(
             llm=model,
             embeddings=None,  # the guard's rules alone
@@ -88,6 +94,24 @@ async def test_a_described_question_is_answered_by_the_model_with_its_citations_
     assert "[pkg/client.py:17-25] HTTPClient._fetch" in prompt
     # The file it was not shown is cut; the shown lines stay.
     assert state["final_answer"] == "It retries in pkg/client.py:17-25 and also in."
+    assert [c["label"] for c in state["citations"]] == ["pkg/client.py:17-25"]
+
+
+async def test_an_explanation_still_being_written_when_time_runs_out_keeps_its_whole_sentences(
+    run,
+):
+    # On a busy machine the model may still be writing at the turn's end: the user gets what
+    # it wrote, not a list of places in its stead.
+    waits = " ".join(f"Retry {n} waits {2**n} seconds." for n in range(1, 30))
+    slow = f"Requests are retried in pkg/client.py:17-25. {waits}"
+    with turn_clock_scope(1.2):
+        state, _ = await run("how are failed requests retried?", slow, token_delay_s=0.01)
+    answer = state["final_answer"]
+    assert answer.startswith(
+        "Requests are retried in pkg/client.py:17-25. Retry 1 waits 2 seconds."
+    )
+    assert "could not" not in answer
+    assert slow.startswith(answer.split("\n\nSources")[0]) and len(answer) < len(slow)
     assert [c["label"] for c in state["citations"]] == ["pkg/client.py:17-25"]
 
 

@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.repetition import repeats, without_repeats
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.writing import write_within_time
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.citations import (
     Citation,
@@ -233,10 +233,10 @@ async def _written(state: CodeQAState, ctx: CodeQAContext, blocks: list[ContextB
         question=state.get("user_query") or "",
     )
     try:
-        reply = await ctx.llm.ainvoke(
-            [SystemMessage(content=prompts.SYNTHESIS_SYSTEM), HumanMessage(content=turn)]
+        written = await write_within_time(
+            ctx.llm, [SystemMessage(content=prompts.SYNTHESIS_SYSTEM), HumanMessage(content=turn)]
         )
-        text = message_text(reply).strip()
+        text = written.text.strip()
     except Exception:
         logger.warning("the code answer failed; listing the matching code", exc_info=True)
         text = ""
