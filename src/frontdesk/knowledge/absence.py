@@ -186,16 +186,21 @@ def known(word: str, words: frozenset[str]) -> bool:
     return len(word) >= 5 and bool(difflib.get_close_matches(word, words, n=1, cutoff=0.85))
 
 
+def clauses(question: str) -> list[str]:
+    """The question's clauses, folded to lower-case words, without markup ("<b>is there a
+    bowling alley?</b>": markup is not part of the question)."""
+    plain = re.sub(r"<[^<>]{0,200}>", " ", question)
+    folded = normalize_text(plain).replace("\u2019", "'")
+    split = [" ".join(re.findall(r"[a-z0-9']+", c)) for c in re.split(r"[?!.,;]", folded)]
+    return [c for c in split if c]
+
+
 def asking_clause(question: str) -> tuple[str, bool]:
     """The first clause that asks something (not a greeting, not "sweet." or "ok"), without
     the words that acknowledge the answer before; and whether it moves on to a new thing
     ("and cinnabon?", "what about the nushell one")."""
-    # "<b>is there a bowling alley?</b>": markup is not part of the question.
-    plain = re.sub(r"<[^<>]{0,200}>", " ", question)
-    folded = normalize_text(plain).replace("\u2019", "'")
-    clauses = [" ".join(re.findall(r"[a-z0-9']+", c)) for c in re.split(r"[?!.,;]", folded)]
     # "hola, tienen alberca?": the question is the first clause that is not a greeting.
-    asking = [c for c in clauses if c and not set(c.split()) <= _GREETING]
+    asking = [c for c in clauses(question) if not set(c.split()) <= _GREETING]
     asking = [c for c in asking if _ACKNOWLEDGING.sub("", c).strip()]
     if not asking:
         return "", False
@@ -224,27 +229,27 @@ def is_absent(
     vocabularies: Sequence[frozenset[str]],
     ignore: Iterable[str] = (),
     *,
-    name_heads: frozenset[str] | None = None,
+    name_words: frozenset[str] | None = None,
 ) -> bool:
     """Whether a guide whose items have these `vocabularies` lacks `thing`: some word of it
     appears nowhere in the guide, and no single item has all of them. "A kids club or
     babysitting" is absent only if both are. A thing asked about by name, given the words
-    the guide's own names end in (`name_heads`: "diner", "buffet", "steakhouse"), is judged
-    whole when it ends in one of them: "sunrise diner" or "riverview buffet" is absent when no
-    single item has all its words, though each is somewhere; it names another place of that
-    kind, not a description pieced together from several items."""
+    of the guide's own names (`name_words`: "diner", "buffet", "bobby's", "golf"), is judged
+    whole when it uses one of them: "sunrise diner", "riverview buffet", "bobby's tacos" or
+    "mini golf" is absent when no single item has all its words, though each is somewhere: it
+    names another place, not a description pieced together from several items."""
     everything = frozenset().union(*vocabularies)
     for alternative in re.split(r"\s+or\s+", thing):
         content = content_words(alternative, ignore)
         words = [w for w in guide_words(alternative) if w in content]
-        if name_heads is not None:  # "riverview buffet dinner": the name, then the meal
+        if name_words is not None:  # "riverview buffet dinner": the name, then the meal
             words = [w for w in words if w not in _WHEN]
             while len(words) > 1 and words[-1] in _MEALS:
                 words.pop()
         wanted = sorted(set(words))
         if not wanted:
             return False
-        whole = name_heads is not None and any(known(words[-1], frozenset([h])) for h in name_heads)
+        whole = name_words is not None and any(known(w, name_words) for w in wanted)
         if not whole and all(known(w, everything) for w in wanted):
             return False
         if any(all(known(w, v) for w in wanted) for v in vocabularies):
@@ -253,18 +258,17 @@ def is_absent(
 
 
 @functools.lru_cache(maxsize=16)
-def name_heads(names: tuple[str, ...]) -> frozenset[str]:
-    """The words the guide's names end in, the kind of place each is ("pub" of "The Lansdowne
-    Irish Pub & Music House", "steakhouse" and "house" of "Michael Jordan's Steak House").
-    Worked out once per guide: every question asked by name reads them."""
-    heads: set[str] = set()
+def name_words(names: tuple[str, ...]) -> frozenset[str]:
+    """The words of the guide's names, up to where a name says where it is ("The Lansdowne
+    Irish Pub & Music House": lansdowne, irish, pub), with two of a name's words as one
+    ("Steak House": steakhouse). Worked out once per guide: every question asked by name reads
+    them."""
+    words: set[str] = set()
     for name in names:
-        words = guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
-        if words:
-            heads.add(words[-1])
-        if len(words) > 1:
-            heads.add(words[-2] + words[-1])
-    return frozenset(heads - STOP_WORDS)
+        own = guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
+        words.update(own)
+        words.update(a + b for a, b in itertools.pairwise(own))
+    return frozenset(words - STOP_WORDS)
 
 
 def name_vocabulary(name: str, text: str = "") -> frozenset[str]:

@@ -6,7 +6,7 @@ table", "my buddy said it's called sunset steakhouse", "and cinnabon?".
 "Is there a ...?" questions name the thing they ask after (absence.asked_thing). Guests more
 often ask for a field of a place by its name, and a small model shown the nearest items then
 gives a look-alike's hours or price. The name found here is judged by `absence.is_absent` with
-the guide's own kinds of place (`name_heads`): absent when no single item holds it whole.
+the words of the guide's own names (`name_words`): absent when no single item holds it whole.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from frontdesk.knowledge.absence import asking_clause, content_words
+from frontdesk.knowledge.absence import asking_clause, clauses, content_words
 
 __all__ = ["asked_name"]
 
@@ -62,6 +62,12 @@ _SHAPES = (
     re.compile(r"\b(?:it's|its|it is|they're|theyre) called (?:the )?(?P<t>.+?)" + _NAME_END),
 )
 
+# A clause that asks something of the place the clause before named.
+_ASKED_OF_IT = re.compile(
+    r"^(?:where is it|where's it|wheres it|where is that|where are they|what time|when|how late|"
+    r"how much|how early|is it open|are they open|whats the price|what are the hours|hours)\b"
+)
+
 
 def _word_set(words: str) -> frozenset[str]:
     return frozenset(words.split())
@@ -96,7 +102,15 @@ def asked_name(question: str, ignore: Iterable[str] = ()) -> str | None:
     for pattern in _SHAPES:
         if (match := pattern.search(text)) and (name := _name(match.group("t"), ignore)):
             return name
-    return _name(text, ignore) if moving_on and _bare(text) else None
+    if moving_on and _bare(text):
+        return _name(text, ignore)
+    # "hookah lounge?? where is it and how late", "mini golf near the hotel? how much a
+    # round": the name alone, then what is asked of it.
+    said = clauses(question)
+    if len(said) > 1 and said[0] == text and _ASKED_OF_IT.match(said[1]):
+        name = _name(text, ignore)
+        return name if name and _bare(name) else None
+    return None
 
 
 def _name(phrase: str, ignore: Iterable[str]) -> str | None:

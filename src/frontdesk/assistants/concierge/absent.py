@@ -17,8 +17,8 @@ from frontdesk.knowledge.absence import (
     STOP_WORDS,
     content_words,
     guide_words,
-    name_heads,
     name_vocabulary,
+    name_words,
 )
 from frontdesk.knowledge.absence import asked_thing as core_asked_thing
 from frontdesk.knowledge.absence import is_absent as core_is_absent
@@ -74,8 +74,8 @@ def is_absent(
     description counted as one more item; a thing asked about `by_name` is judged as a name
     of one of the kinds of place the items are."""
     vocabularies = [*(item_words(i) for i in items), frozenset(_words(property_text))]
-    heads = name_heads(tuple(i.name for i in items)) if by_name else None
-    return core_is_absent(thing, vocabularies, PROPERTY_WORDS, name_heads=heads)
+    names = name_words(tuple(i.name for i in items)) if by_name else None
+    return core_is_absent(thing, vocabularies, PROPERTY_WORDS, name_words=names)
 
 
 def names_a_place(question: str) -> bool:

@@ -34,7 +34,7 @@ from frontdesk.knowledge.absence import (
     guide_words,
     is_absent,
     known,
-    name_heads,
+    name_words,
     vocabulary,
 )
 from frontdesk.knowledge.asked_name import asked_name
@@ -101,8 +101,8 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
         english = glossary.translate(thing) or thing
     place = vocabulary(f"{casino.name} {casino.address}")
     vocabularies = (*item_vocabularies(ctx.catalog), place)
-    heads = name_heads(tuple(v.name for v in ctx.catalog.venues())) if by_name else None
-    if not is_absent(english, vocabularies, own_name, name_heads=heads):
+    names = name_words(tuple(v.name for v in ctx.catalog.venues())) if by_name else None
+    if not is_absent(english, vocabularies, own_name, name_words=names):
         return None
     if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english,
                          _unknown_beside_known(english, frozenset().union(*vocabularies))):  # fmt: skip
