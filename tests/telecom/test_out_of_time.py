@@ -24,12 +24,15 @@ def test_lists_the_retrieved_sections_once_and_where_to_ask():
     assert "• Internet troubleshooting — Connection drops" in text
     assert "• Router LED indicators — Orange Internet LED" in text
     assert "contact customer support" in text
+    # Only what is true: the turn does not know that others are asking.
+    assert "many customers" not in text
 
 
 def test_without_sections_it_still_says_where_to_ask_in_polish():
     state = {"messages": [HumanMessage("Dlaczego moja faktura jest wyższa?")]}
     text = out_of_time_answer(state)
     assert "obsługą klienta" in text and "• " not in text
+    assert "wielu klientów" not in text
 
 
 def test_a_question_the_manual_holds_gets_its_sentences_quoted_and_cited():

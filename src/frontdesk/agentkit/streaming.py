@@ -44,7 +44,7 @@ CHECKING = ChatEvent("progress", {"stage": "checking"})
 NOT_STREAMED = "frontdesk:not_streamed"
 # What a turn out of time says when its assistant supplies nothing better.
 OUT_OF_TIME_ANSWER = (
-    "Sorry, I could not finish this answer in time: the assistant is very busy right now. "
+    "Sorry, I could not finish this answer in time. "
     "Please ask again in a moment, or try a shorter question."
 )
 

@@ -140,7 +140,9 @@ def out_of_time_answer(state: dict[str, Any]) -> str:
     error = state.get("last_sql_error") or next(reversed(report.get("errors") or []), None)
     kind = report.get("error_kind") or state.get("error_kind")
     outcome = report.get("outcome") or state.get("outcome")
-    opening = "I could not write up the answer in time: many people are asking right now."
+    # Only what is true: the answer was not finished in time. Whether others were asking,
+    # this turn does not know.
+    opening = "I could not write up the answer in time."
     if sql and rows:
         columns = list(report.get("columns") or state.get("column_names") or rows[0])
         lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]

@@ -217,12 +217,12 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
 # A turn out of time: (opening, the manual's sections, how to reach a person), per language.
 OUT_OF_TIME = {
     "en": (
-        "I could not finish an answer in time: many customers are asking right now.",
+        "I could not finish an answer in time.",
         "These sections of the manual cover your question:",
         "Please ask again in a moment, or contact customer support to talk to a person.",
     ),
     "pl": (
-        "Nie zdążyłem przygotować odpowiedzi: wielu klientów pyta w tej chwili.",
+        "Nie zdążyłem przygotować odpowiedzi na czas.",
         "Twoje pytanie omawiają te sekcje instrukcji:",
         (
             "Zapytaj ponownie za chwilę albo skontaktuj się z obsługą klienta, aby porozmawiać "
