@@ -76,3 +76,15 @@ def test_a_recommendation_for_food_no_venue_has_is_left_to_the_agents(content):
     assert ask(content, "bellagio", "any place for sushi?") == (
         "Restaurants at Bellagio (sushi): Yellowtail Japanese Restaurant & Lounge."
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "language"),
+    [("¿tienen mariscos?", "es"), ("do you guys have seafood?", "en"), ("is there seafood", "en")],
+)
+def test_asked_whether_it_serves_a_food_the_places_that_do_are_named(content, question, language):
+    # Asked in Spanish for seafood, the model had named a Mexican grill.
+    text = ask(content, "mohegan_sun", question, language)
+    assert text is not None and "Jasper White's Summer Shack" in text
+    assert "SolToro" not in text
+    assert text.startswith("Restaurantes en" if language == "es" else "Restaurants at")

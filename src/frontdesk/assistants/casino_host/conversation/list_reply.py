@@ -137,11 +137,14 @@ def _named(catalog: Catalog, name: str, field: str | None) -> str:
     return f"{name} ({value})" if value else name
 
 
-# "where can i get cheap eats?", "any place for a cocktail", "dónde puedo comer barato" (read in
-# English): a recommendation among the places to eat and drink.
+# "where can i get cheap eats?", "any place for a cocktail", "dónde puedo comer barato", "do you
+# have seafood?", "¿tienen mariscos?" (read in English): a recommendation among the places to
+# eat and drink. Asked in Spanish for seafood, the model had named a Mexican grill.
 _RECOMMEND = re.compile(
     r"\bwhere (?:can|could|should|do|would) (?:i|we|u|you|ya) (?:get|grab|eat|find|go|have|do)\b"
     r"|\b(?:any|some|a) (?:good )?(?:place|spot|restaurant)s?\b|\banywhere\b"
+    r"|\b(?:do|does) (?:you|u|ya|yall|y'all|they|the casino)(?: guys)? (?:have|serve|got)\b"
+    r"|\b(?:you|u|ya) (?:guys )?(?:have|got) any\b|\b(?:is|are) there\b"
 )
 _FOOD_OR_DRINK = re.compile(
     r"\b(?:eat|eats|food|dinner|lunch|breakfast|brunch|bite|meal|snack|drinks?|cocktails?|"
