@@ -226,6 +226,36 @@ async def test_an_ungrounded_value_gives_the_sentence_with_the_right_one_without
     assert len(llm.calls) == 1
 
 
+async def test_a_sentence_the_manual_does_not_support_is_dropped_and_the_rest_stands():
+    # The customer had read the first sentences when the whole answer was swapped for quotes.
+    from frontdesk.llm.scripted import ScriptedChatModel
+
+    reply = "Open the router's Wi-Fi settings. Set 5 GHz to 160 MHz. Save and restart it."
+    llm = ScriptedChatModel(script=[reply])
+    text = await technical.grounded_answer(llm, "sys", "q", CONTEXT, "en")
+    assert text == (
+        "Open the router's Wi-Fi settings. Save and restart it.\n\n"
+        "Here is what the knowledge base says about this: "
+        "The default channel width on 5 GHz is 80 MHz."
+    )
+    assert len(llm.calls) == 1
+
+
+def test_sentences_keep_a_list_items_number_and_join_back():
+    from frontdesk.agentkit.release import sentences, supported_sentences
+
+    text = "Check the following:\n1. The LED is red.\n2. Restart at 5:00 PM. Then call us."
+    assert sentences(text) == [
+        "Check the following:\n", "1. The LED is red.\n", "2. Restart at 5:00 PM. ", "Then call us.",
+    ]  # fmt: skip
+    assert "".join(sentences(text)) == text
+    assert supported_sentences(text, lambda t: "5:00" not in t) == (
+        "Check the following:\n1. The LED is red.\nThen call us."
+    )
+    # Left introducing only what was dropped, a line goes too.
+    assert supported_sentences("Do this:\n1. Wait 5:00 min.", lambda t: "5:00" not in t) == ""
+
+
 async def test_an_answer_that_repeats_the_question_gives_the_sentences_closest_to_it():
     from frontdesk.llm.scripted import ScriptedChatModel
 

@@ -32,6 +32,8 @@ ReleaseCheck = Callable[[dict[str, Any], str], bool]
 # sentence's first character keeps "5.30", "a.m. on" and "e.g. the" whole.
 _BOUNDARY = re.compile(r"(?<=[.!?:])[\"')\]*_]*\s+(?=[\"'(\[*_]*[A-Z0-9$])|\n+")
 
+_LIST_MARK = re.compile(r"\s*(?:\d{1,2}[.)]|[-*•])\s*")
+
 
 def has_specifics(text: str) -> bool:
     """A time, price, phone number, date, number of two digits or more, or a counted quantity
@@ -78,6 +80,43 @@ def grounded_release(
 def _names_any(text: str, names: list[str]) -> bool:
     folded = text.casefold()
     return any(name.casefold() in folded for name in names if name)
+
+
+def sentences(text: str) -> list[str]:
+    """`text` cut where the streamer releases it: each piece keeps its trailing space or line
+    break, so the pieces join back to `text`."""
+    pieces, start = [], 0
+    for match in _BOUNDARY.finditer(text):
+        piece = text[start : match.end()]
+        # "1. Check the LED": a list item's number belongs to its sentence.
+        if pieces and _LIST_MARK.fullmatch(pieces[-1]):
+            pieces[-1] += piece
+        else:
+            pieces.append(piece)
+        start = match.end()
+    if text[start:]:
+        if pieces and _LIST_MARK.fullmatch(pieces[-1]):
+            pieces[-1] += text[start:]
+        else:
+            pieces.append(text[start:])
+    return pieces
+
+
+def supported_sentences(text: str, supported: Callable[[str], bool]) -> str:
+    """The sentences of `text` that may stand, in order: each is kept when the text kept so
+    far with it is `supported`, and dropped otherwise, as the streamer would have held it. A
+    line left introducing what was dropped ("check the following:") goes too. The sentences
+    the streamer showed are the first kept, so a checked answer begins with what the user
+    has read."""
+    kept = ""
+    for sentence in sentences(text):
+        if sentence.strip() and supported(kept + sentence):
+            kept += sentence
+    kept = kept.rstrip()
+    while kept.endswith(":"):
+        cut = max(kept.rfind("\n"), *(kept.rfind(m) for m in (". ", "! ", "? ")))
+        kept = kept[: cut + 1].rstrip() if cut >= 0 else ""
+    return kept
 
 
 class SentenceRelease:

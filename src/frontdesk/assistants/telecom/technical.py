@@ -19,6 +19,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.language import is_polish
 from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.release import supported_sentences
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.validation import restates_question
 from frontdesk.assistants.telecom import prompts
@@ -29,8 +30,9 @@ from frontdesk.knowledge.passages import best_sentences, focused_passages
 async def grounded_answer(
     llm, system: str, turn: str, context: list[str], language: str, question: str = ""
 ) -> str:
-    """The model's answer to `turn` when it states only what `context` does and answers
-    rather than repeats the customer's `question`; else the context's own sentences.
+    """The model's answer to `turn`, less the sentences that state what `context` does not,
+    when it answers rather than repeats the customer's `question`; else the context's own
+    sentences.
 
     One model call: a second, told what was wrong, took as long again as the first. The
     context's sentences are quoted instead: those that hold the values the answer got wrong,
@@ -40,10 +42,19 @@ async def grounded_answer(
     if not text:
         return text
     report = check_grounding(text, context)
-    if report.grounded and not restates_question(text, question):
-        if language == "pl" and not is_polish(text):
-            return render(prompts.ONLY_IN_ENGLISH, sentences=text)
-        return text
+    # A sentence the manual does not support is dropped; the rest stands, and begins with
+    # what the customer has already read (the streamer showed only supported sentences).
+    # Replacing the whole answer swapped text the customer had read for other text.
+    kept = text
+    if not report.grounded:
+        kept = supported_sentences(text, lambda t: check_grounding(t, context).grounded)
+    if kept and not restates_question(kept, question):
+        if language == "pl" and not is_polish(kept):
+            return render(prompts.ONLY_IN_ENGLISH, sentences=kept)
+        if report.evidence and kept != text:
+            quoted = render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(report.evidence))
+            return f"{kept}\n\n{quoted}"
+        return kept
     if report.evidence:
         return render(prompts.FROM_THE_MANUAL[language], sentences=" ".join(report.evidence))
     return from_the_manual(question, context, language) or render(prompts.NOT_RELIABLE[language])
