@@ -72,6 +72,13 @@ TECH_STEMS = [
     "lag",
     "fibre",
     "fiber",
+    # Phone service features ("Jak ustawić pocztę głosową?" had gone to billing's refund cases).
+    "voicemail",
+    "poczt",
+    "głosow",
+    "glosow",
+    "forwarding",
+    "przekierow",
 ]
 BILLING_STEMS = [
     "faktur",
