@@ -47,6 +47,27 @@ _RESTATE = re.compile(
 )
 
 
+# Words every question about code may use: they name no subject of their own.
+_FRAME_WORDS = frozenset(
+    re.findall(
+        r"\S+",
+        """where what how why which who when whats is are was were the a an of in on to for from
+    by with does do did done this that these it its there be can could would should i you me
+    we my show find tell please explain about more again file files function functions class
+    classes method methods code module modules line lines defined define used use uses call
+    calls called work works happen happens implemented handled handle happen get set any
+    some here same other one""",
+    )
+)
+
+
+def names_own_subject(query: str) -> bool:
+    """Whether a question names what it is about ("where is the retry logic?"), so that it
+    stands alone however short; "in which file?" or "why?" lean on the answer before."""
+    words = re.findall(r"[a-z_][a-z0-9_]*", query.casefold())
+    return any(len(w) > 2 and w not in _FRAME_WORDS for w in words)
+
+
 def security_gateway(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> dict[str, Any]:
     """The guard first, before anything reads the message (G4: it cannot be "down")."""
     verdict = guard_for(runtime.context.embeddings).check(state.get("user_query") or "")
@@ -92,7 +113,7 @@ def input_preprocessor(state: CodeQAState) -> dict[str, Any]:
             "needs_retrieval": False,
             "cleaned_query": query,
         }
-    if previous and leans_on_previous(query, names_own_subject=False):
+    if previous and leans_on_previous(query, names_own_subject=names_own_subject(query)):
         subject = " ".join(previous.get("symbols") or []) or previous["query"]
         return {
             "intent": "follow_up_with_retrieval",
