@@ -201,6 +201,16 @@ async def test_a_request_to_change_data_is_refused_whatever_the_router_would_say
     assert asked == [] and llm.calls == []
 
 
+async def test_a_question_in_a_language_it_does_not_serve_is_told_so_in_that_language(analyst):
+    # "Ile zleceń jest open right now?" was answered with the question itself.
+    service, llm = analyst(script())
+    polish = await service.ask("Ile zleceń jest open right now?", "p1")
+    assert polish.answer.startswith("Odpowiadam tylko po angielsku")
+    spanish = await service.ask("¿Cuántas órdenes de trabajo están abiertas?", "p2")
+    assert spanish.answer.startswith("Solo puedo responder en inglés")
+    assert llm.calls == []
+
+
 async def test_a_database_that_is_down_gets_a_clear_reply(analyst, toolkit, monkeypatch):
     monkeypatch.setattr(
         toolkit, "execute", lambda sql: DatabaseDown("the database at db:3306 is not reachable")

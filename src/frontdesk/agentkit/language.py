@@ -146,3 +146,23 @@ def conversation_language(texts: Sequence[str], among: Sequence[str] = ("en", "p
         if (sign := _sign_of(text, among)) is not None:
             return sign
     return among[0]
+
+
+# What an assistant that answers in English only says to a question in a language it does not
+# serve, in that language: the question is not guessed at in English.
+ENGLISH_ONLY = {
+    "es": "Solo puedo responder en inglés. Por favor, escriba su pregunta en inglés.",
+    "pl": "Odpowiadam tylko po angielsku. Proszę zadać pytanie po angielsku.",
+}
+
+
+def unserved_language(text: str, served: Sequence[str] = ("en",)) -> str | None:
+    """The language of `text` when it is one the project reads ("es", "pl") and the assistant
+    does not serve, else None. A message with any Polish or Spanish sign counts as written in
+    it ("Ile zleceń jest open right now?"): its writer reads that language."""
+    language = detect_language(text, ("en", "pl", "es"))
+    if language == "pl" and not _POLISH_LETTERS.search(text):
+        # Spelling alone is no sign here: "the czech rzeszow sites" names places.
+        words = re.findall(r"[a-z]+", text.lower())
+        language = "pl" if any(w in _POLISH_WORDS for w in words) else "en"
+    return language if language != "en" and language not in served else None

@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
+from frontdesk.agentkit.language import ENGLISH_ONLY, unserved_language
 from frontdesk.agentkit.prompts import render, structured_verdict
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.assistants.analyst import prompts
@@ -63,6 +64,10 @@ async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[
         return _decision(text, "blocked", 1.0, "guardrail", guardrail=audit.family)
     if is_write_request(text):  # whatever the router would say: "delete all closed work
         return _decision(text, "refuse", 1.0, "write_request")  # orders" is not a manual topic
+    if (language := unserved_language(text)) is not None:
+        # "Ile zleceń jest open right now?" was answered with the question itself: the analyst
+        # answers in English only, and says so in the question's language.
+        return _decision(text, f"language:{language}", 1.0, "language")
     decision = await runtime.context.router.route(text)
     label, confidence, method = decision.label, decision.confidence, decision.method
     previous_route = state.get("last_route")
@@ -241,6 +246,8 @@ def finalize(state: AgentState) -> dict[str, Any]:
         answer = state.get("general_result") or ""
     elif route == "refuse":
         answer = prompts.REFUSED
+    elif route and route.startswith("language:"):
+        answer = ENGLISH_ONLY[route.removeprefix("language:")]
     else:
         answer = prompts.GUARDED
     return {
