@@ -115,6 +115,18 @@ async def test_an_explanation_still_being_written_when_time_runs_out_keeps_its_w
     assert [c["label"] for c in state["citations"]] == ["pkg/client.py:17-25"]
 
 
+async def test_a_definition_put_in_the_wrong_file_is_placed_where_the_parse_has_it(run):
+    # "The retry logic is in the `retry_queue` function in the `server/admission.py` file."
+    wrong = "Requests are retried by `HTTPClient` in `pkg/config.py`. It waits between tries."
+    state, _ = await run("how are failed requests retried?", reply=wrong)
+    assert state["final_answer"].startswith(
+        "Requests are retried by `HTTPClient` in `pkg/client.py`. It waits between tries."
+    )
+    right = "Requests are retried by `HTTPClient` in `pkg/client.py`."
+    state, _ = await run("how are failed requests retried?", reply=right, thread="r")
+    assert state["final_answer"].startswith(right)
+
+
 def test_an_answer_that_cites_nothing_gets_the_blocks_it_names_as_sources():
     from frontdesk.assistants.codeqa.answers.compose import _named_first
     from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock

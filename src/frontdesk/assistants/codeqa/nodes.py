@@ -62,8 +62,9 @@ _FRAME_WORDS = frozenset(
 
 
 def names_own_subject(query: str) -> bool:
-    """Whether a question names what it is about ("where is the retry logic?"), so that it
-    stands alone however short; "in which file?" or "why?" lean on the answer before."""
+    """Whether a question names what it is about, so that it stands alone however short; one
+    made only of a question's frame words ("in which file?") leans on the answer before.
+    (Example questions stay out of this comment: the repository indexes itself.)"""
     words = re.findall(r"[a-z_][a-z0-9_]*", query.casefold())
     return any(len(w) > 2 and w not in _FRAME_WORDS for w in words)
 

@@ -10,6 +10,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 
 from frontdesk.agentkit.prompts import render
+from frontdesk.agentkit.release import sentences
 from frontdesk.agentkit.repetition import repeats, without_repeats
 from frontdesk.agentkit.writing import write_within_time
 from frontdesk.assistants.codeqa import prompts
@@ -22,7 +23,7 @@ from frontdesk.assistants.codeqa.context import CodeQAContext
 from frontdesk.assistants.codeqa.indexing.languages import language_of, source_type_of
 from frontdesk.assistants.codeqa.repository import RepositoryUnavailable
 from frontdesk.assistants.codeqa.retrieval.expansion import ContextBlock, expand
-from frontdesk.assistants.codeqa.retrieval.symbol_index import Usage
+from frontdesk.assistants.codeqa.retrieval.symbol_index import SymbolIndex, Usage
 from frontdesk.assistants.codeqa.state import CodeQAState
 
 logger = logging.getLogger(__name__)
@@ -56,7 +57,9 @@ async def synthesize(state: CodeQAState, ctx: CodeQAContext) -> dict[str, Any]:
         text = _listing(state, ctx, repo_id, output["ask"], blocks)
     if text is None:
         written = without_placeholders(without_repeats(await _written(state, ctx, blocks)))
-        text = _without_unshown_files(written, blocks, ctx, repo_id)
+        text = _without_unshown_files(
+            with_true_places(written, ctx.repository(repo_id).symbols, blocks), blocks, ctx, repo_id
+        )
         if not text:
             text = _not_found(state, repo_id)
             blocks = []
@@ -100,6 +103,29 @@ def _without_unshown_files(
     logger.info("left out %d sentence(s) naming files the answer was not shown",
                 len(sentences) - len(kept))  # fmt: skip
     return " ".join(kept).strip()
+
+
+_BACKTICKED_NAME = re.compile(r"`([A-Za-z_][\w.]*)(?:\(\))?`")
+
+
+def with_true_places(text: str, symbols: SymbolIndex, blocks: list[ContextBlock]) -> str:
+    """The model's text with each sentence that puts one definition (a name in backticks) in
+    one file it is not in naming the file the parse has it in: the model's words stay, the
+    place is the code's. Seen in the web UI: a queue's function placed in the server's
+    admission module."""
+    shown = [b.path for b in blocks]
+    pieces = []
+    for piece in sentences(text):
+        names = [n for n in _BACKTICKED_NAME.findall(piece) if symbols.definitions(n)]
+        paths = mentioned_paths(piece)
+        if len(set(names)) == 1 and len(set(paths)) == 1:
+            homes = [d.path for d in symbols.definitions(names[0])]
+            if not set(symbols.files_named(paths[0])) & set(homes):
+                home = next((h for h in homes if h in shown), homes[0])
+                logger.info("%s is in %s, not %s", names[0], home, paths[0])
+                piece = piece.replace(paths[0], home)
+        pieces.append(piece)
+    return "".join(pieces)
 
 
 def _shows(blocks: list[ContextBlock], path: str, line: int) -> bool:

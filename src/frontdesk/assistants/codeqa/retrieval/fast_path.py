@@ -20,7 +20,12 @@ __all__ = [
     "CODE_SHAPED",
     "FILE_SHAPED",
     "WORDISH",
-    "Targets", "ask_kind", "asked_name", "missing_name", "named_targets"]
+    "Targets",
+    "ask_kind",
+    "asked_name",
+    "missing_name",
+    "named_targets",
+]
 
 BACKTICKED = re.compile(r"`([^`\n]{1,120})`")
 WORDISH = re.compile(r"[A-Za-z_][\w.$/-]*(?:\(\))?")

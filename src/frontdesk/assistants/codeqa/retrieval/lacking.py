@@ -97,7 +97,9 @@ def asked_things(question: str) -> list[str]:
     return things
 
 
-def lacking_words(question: str, has_term: HasTerm, words: Callable[[], frozenset[str]]) -> list[str]:
+def lacking_words(
+    question: str, has_term: HasTerm, words: Callable[[], frozenset[str]]
+) -> list[str]:
     """The words of the asked things that appear nowhere in the repository, as written there
     or misspelt; none when the question names no thing or the repository has all its words.
     `words`: the repository's words as written, five letters or more (for misspellings)."""

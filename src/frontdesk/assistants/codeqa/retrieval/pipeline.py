@@ -51,7 +51,7 @@ _HANDLES = re.compile(
 # demo tickets, answered by a 0.5B model with a `get` method that "exports" to it).
 _ASKS_FOR_CODE = re.compile(
     r"\b(?:implement\w*|handl\w*|defin\w*|comput\w*|calculat\w*|function|method|class|"
-    r"module|code)\b",
+    r"module|code|logic|mechanism)\b",
     re.IGNORECASE,
 )
 # ... and when the nearest docs, data or config are this much nearer than the nearest code,
