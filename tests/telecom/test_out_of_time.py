@@ -50,3 +50,11 @@ def test_a_question_the_manual_holds_gets_its_sentences_quoted_and_cited():
     assert text.startswith("Here is what the knowledge base says about this:")
     assert "between 36 and 48" in text and "WPA3" not in text
     assert text.rstrip().endswith("Internet troubleshooting — Connection drops")
+    # Its sources are the sections it quotes, so each sentence carries a mark that opens one.
+    from frontdesk.agentkit.claims import with_claims
+    from frontdesk.assistants.telecom.service import sources_of
+
+    sources = with_claims(sources_of({**state, "route": "technical"}), text)
+    assert sources["documents"][0]["title"] == "Internet troubleshooting — Connection drops"
+    quoted = [c for c in sources["claims"] if "between 36 and 48" in c["text"]]
+    assert quoted and quoted[0]["cites"] == [1]

@@ -191,10 +191,17 @@ def turn_input(message: str, user_id: str | None = None) -> dict[str, Any]:
 
 
 def sources_of(state: dict[str, Any]) -> dict[str, Any]:
-    docs = (state.get("last_docs") or []) if state.get("route") == "technical" else []
+    technical = state.get("route") == "technical"
+    hits = state.get("retrieved_context") or []
+    if "last_docs" not in state and technical:
+        # Stopped out of time before the answer was written: its answer quotes the retrieved
+        # sections, so they are its sources, each openable at the sentence quoted.
+        docs = [citation_of(hit) for hit in hits]
+    else:
+        docs = (state.get("last_docs") or []) if technical else []
     # last_docs are the citations of the first len(docs) retrieved hits (the ones that fit the
     # prompt), so the hits give each cited section's text, for the web UI to open.
-    hits = (state.get("retrieved_context") or [])[: len(docs)]
+    hits = hits[: len(docs)]
     documents = [
         {
             "id": f"{d['file']}#{d['section']}",
