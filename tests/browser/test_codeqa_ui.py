@@ -100,6 +100,16 @@ def test_the_picker_chooses_the_repository_and_citations_open_the_cited_lines(co
     page.keyboard.press("Escape")
     expect(dialog).to_be_hidden()
 
+    # The inline mark after the sentence opens the same code at the same lines (names with
+    # "_" had no mark; a mark opened the code as text, with nothing marked).
+    mark = answer.locator(".bubble-text .cite-mark").first
+    expect(mark).to_be_visible()
+    mark.click()
+    expect(dialog).to_be_visible()
+    expect(dialog.locator('.code-line[data-cited="true"]')).to_have_count(end - start + 1)
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+
     # The other repository: its code is found, the first one's is not.
     picker.select_option("other")
     answer = ask(page, "Where is `render_badge` defined?")

@@ -62,6 +62,8 @@ def _values(text: str) -> set[str]:
 class _Document:
     number: int
     title: str
+    # The id a sentence may cite it by, word for word ("pkg/client.py:7-9": code QA's).
+    id: str
     values: frozenset[str]
     sentences: tuple[tuple[str, frozenset[str]], ...]
 
@@ -72,7 +74,8 @@ class _Document:
         sentences = tuple(
             (s, frozenset(content_words(s))) for s in split_sentences(text) if s.strip()
         )
-        return cls(number, title, frozenset(_values(f"{title}. {text}")), sentences)
+        ident = str(document.get("id") or "")
+        return cls(number, title, ident, frozenset(_values(f"{title}. {text}")), sentences)
 
     def best_sentence(self, words: set[str], values: set[str]) -> tuple[int, str]:
         """(shared words, the sentence) of the sentence most like a claim: its values first."""
@@ -83,6 +86,13 @@ class _Document:
             if (stated, shared) > best[:2]:
                 best = (stated, shared, sentence)
         return best[1], best[2]
+
+    def cited_in(self, claim: str) -> bool:
+        """The sentence gives this document's id, as a citation does ("at pkg/a.py:7-9")."""
+        return (
+            len(self.id) >= 3
+            and re.search(rf"(?<![\w/.]){re.escape(self.id)}(?![\w-])", claim) is not None
+        )
 
     def names(self, claim: str) -> bool:
         title = self.title.casefold().strip()
@@ -100,6 +110,9 @@ def cite(answer: str, documents: Sequence[Mapping[str, object]]) -> list[Claim]:
         supporting: list[tuple[tuple[int, int, int], int, str]] = []
         for doc in docs:
             shared, quote = doc.best_sentence(words, values)
+            if doc.cited_in(sentence):
+                supporting.append(((2, len(values), shared), doc.number, quote))
+                continue
             if values:
                 if not values <= doc.values:
                     continue

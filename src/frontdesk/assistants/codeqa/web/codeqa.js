@@ -108,6 +108,11 @@ function openCode(doc, el) {
   if (first) first.scrollIntoView({ block: "center" });
 }
 
+// A citation mark opens its code at the cited lines, as the chips under the answer do.
+export function openSource(doc, options, helpers) {
+  openCode(doc, helpers.el);
+}
+
 export function renderSources(data, container, helpers) {
   const { el, button } = helpers;
   const docs = Array.isArray(data.documents) ? data.documents : [];

@@ -12,7 +12,9 @@ const TAIL = 24;
 function plain(text) {
   return String(text || "")
     .replace(/^\s*(?:[-*•]|\d+[.)])\s+/, "")
-    .replace(/[*_`#>]/g, "")
+    .replace(/[*`#>]/g, "")
+    // "_" marks emphasis only at a word's edge: "get_json" is a name, and is shown as one.
+    .replace(/(?<!\w)_+|_+(?!\w)/g, "")
     .replace(/\s+/g, " ")
     .trim();
 }
@@ -59,7 +61,9 @@ function placeAfter(root, node, offset, marks) {
   after.parentNode.insertBefore(marks, after.nextSibling);
 }
 
-export function markCitations(textRoot, data) {
+// `open(doc, {highlight})`: how a mark opens its document (an assistant's own viewer, e.g.
+// code with its cited lines marked; the shell's dialog otherwise).
+export function markCitations(textRoot, data, open = openDocument) {
   const claims = Array.isArray(data && data.claims) ? data.claims : [];
   const documents = Array.isArray(data && data.documents) ? data.documents : [];
   if (!claims.length || !documents.length) return;
@@ -81,7 +85,7 @@ export function markCitations(textRoot, data) {
       mark.type = "button";
       mark.title = `Source ${n}: ${doc.title || doc.id || "document"}`;
       mark.setAttribute("aria-label", mark.title);
-      mark.addEventListener("click", () => openDocument(doc, { highlight: claim.quote }));
+      mark.addEventListener("click", () => open(doc, { highlight: claim.quote }));
       marks.append(mark);
     });
     placeAfter(textRoot, node, offset, marks);

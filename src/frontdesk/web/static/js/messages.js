@@ -56,7 +56,7 @@ export function updateMessage(message) {
     if (answer) renderMarkdown(text, shown);
     else text.textContent = shown || "";
     // Each sentence's sources, as marks after it, once the answer is whole.
-    if (cited) markCitations(text, cited);
+    if (cited) markCitations(text, cited, view.openSource);
   }
   updateWaiting(message, bubble, status);
   updateNote(body, STATUS_NOTES[status]);

@@ -19,6 +19,9 @@
 //                 documentChips(documents, names), openDocument(doc), renderTools(tools),
 //                 markCitations(textRoot, data): the claims' numbered marks in a text the
 //                 renderer drew itself (the shell marks its own answer bubble)}
+//   export function openSource(doc, {highlight}, helpers)
+//       Opens the document a citation mark points at (`highlight`: the claim's quote), for
+//       documents the shell's dialog shows poorly: code, with its cited lines marked.
 //   export function answerText(text, message) -> string
 //       The answer as its bubble shows it (message: {status, data}: data is the `sources`
 //       event), e.g. without a part that renderSources draws anyway. Copy and the API keep

@@ -71,6 +71,9 @@ function viewFor(name) {
       if (typeof renderer.renderSources === "function") renderer.renderSources(data, box, helpers);
       else genericSources(data, box, helpers);
     },
+    openSource: typeof renderer.openSource === "function"
+      ? (doc, options) => renderer.openSource(doc, options, helpers)
+      : openDocument,
     answerText(message) {
       if (typeof renderer.answerText !== "function") return message.text;
       return renderer.answerText(message.text, { status: message.status, data: message.data });
