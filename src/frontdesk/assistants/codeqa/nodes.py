@@ -15,6 +15,7 @@ from langchain_core.messages import AIMessage
 from langgraph.graph import END
 from langgraph.runtime import Runtime
 
+from frontdesk.agentkit.language import ENGLISH_ONLY, unserved_language
 from frontdesk.assistants.codeqa import prompts
 from frontdesk.assistants.codeqa.answers.compose import synthesize
 from frontdesk.assistants.codeqa.context import CodeQAContext
@@ -31,6 +32,7 @@ ROUTER = "router"
 RETRIEVAL = "retrieval"
 SYNTHESIS = "synthesis"
 CONVERSATION_MEMORY = "conversation_memory"
+UNSERVED_LANGUAGE = "unserved_language"  # an intent, beside the seed's four
 
 _HISTORY = re.compile(
     r"\bwhat\b.{0,20}\b(?:did|have)\s+i\s+(?:ask|say|asked|said)\b|\bmy\s+(?:previous|last|"
@@ -89,6 +91,17 @@ def input_preprocessor(state: CodeQAState) -> dict[str, Any]:
     that points back searches again with the last turn's subject; anything else is new."""
     query = (state.get("user_query") or "").strip()
     history = state.get("conversation_history") or []
+    if (language := unserved_language(query)) is not None:
+        # Code QA answers in English: a question in Spanish or Polish is told so in its own
+        # language, not answered from a guess at it.
+        return {
+            "intent": UNSERVED_LANGUAGE,
+            "is_history_query": False,
+            "is_follow_up": False,
+            "needs_retrieval": False,
+            "cleaned_query": query,
+            "final_answer": ENGLISH_ONLY[language],
+        }
     if _HISTORY.search(query):
         asked = [f"{i}. {turn['query']}" for i, turn in enumerate(history, 1)]
         answer = (
@@ -192,7 +205,7 @@ def conversation_memory(state: CodeQAState, runtime: Runtime[CodeQAContext]) -> 
         "conversation_history": history,
         "turn_count": (state.get("turn_count") or 0) + 1,
     }
-    if state.get("is_history_query"):
+    if answered_before_retrieval(state):
         update["messages"] = [AIMessage(content=answer)]
     return update
 
@@ -204,8 +217,14 @@ def route_after_security(state: CodeQAState) -> str:
     return END if state.get("is_blocked") else INPUT_PREPROCESSOR
 
 
+def answered_before_retrieval(state: CodeQAState) -> bool:
+    """A question about the conversation, or in a language code QA does not answer in: the
+    preprocessor wrote the answer itself."""
+    return bool(state.get("is_history_query")) or state.get("intent") == UNSERVED_LANGUAGE
+
+
 def route_after_input_preprocessor(state: CodeQAState) -> str:
-    if state.get("is_history_query"):
+    if answered_before_retrieval(state):
         return CONVERSATION_MEMORY
     if not state.get("needs_retrieval", True):
         return SYNTHESIS

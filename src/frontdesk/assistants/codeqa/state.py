@@ -39,6 +39,7 @@ class CodeQAState(TypedDict, total=False):
     # input preprocessing
     cleaned_query: str | None
     intent: str | None  # history_request | follow_up | follow_up_with_retrieval | new_question
+    # | unserved_language
     is_history_query: bool | None
     is_follow_up: bool | None
     needs_retrieval: bool | None
