@@ -22,6 +22,7 @@ from frontdesk.agentkit.validation import (
 )
 from frontdesk.assistants.concierge import prompts
 from frontdesk.assistants.concierge.facts import items_used
+from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.assistants.concierge.state import (
     ConciergeContext,
     ConciergeState,
@@ -74,8 +75,16 @@ def _property_values(ctx: ConciergeContext) -> dict[str, Any]:
         "phone": prop.get("phone", ""),
         "website": prop.get("website", ""),
         "helplines": helplines(prop),
-        "categories": ", ".join(ctx.categories),
+        # Only the English replies list them; the Spanish ones name no topics.
+        "categories": topic_list(ctx.categories, "en"),
     }
+
+
+def topic_list(categories: tuple[str, ...] | list[str], language: str) -> str:
+    """The guide's categories as a guest reads them, in `language` ("restaurants, common
+    questions", not the keys "restaurants, faq")."""
+    names = phrases(language).categories
+    return ", ".join(names.get(c, c.replace("_", " ")).lower() for c in categories)
 
 
 def supplied_facts(ctx: ConciergeContext) -> list[str]:
