@@ -23,6 +23,7 @@ from frontdesk.assistants.casino_host.conversation.escalation import (
     escalation_trigger,
 )
 from frontdesk.assistants.casino_host.conversation.extraction import detect_language, extract
+from frontdesk.assistants.casino_host.conversation.extraction.fields import SELF_REPORTED
 from frontdesk.assistants.casino_host.conversation.naming import named_venue
 from frontdesk.assistants.casino_host.conversation.nodes.common import (
     casino_values,
@@ -76,11 +77,19 @@ def intent_of(label: str, confidence: float) -> tuple[str, str | None]:
 
 
 def reply_language(
-    profile_language: str | None, current: str | None, previous: str | None, requested: str | None
+    profile_language: str | None,
+    current: str | None,
+    previous: str | None,
+    requested: str | None,
+    *,
+    chosen: bool = False,
 ) -> tuple[str, bool]:
-    """Item 44: (the language to answer in, whether it changed). An explicit request switches
-    at once; otherwise two guest messages in a row in the other language do. A guest with no
-    language yet gets the one they write in."""
+    """Item 44: (the language to answer in, whether the guest's language changed). An explicit
+    request switches at once; otherwise two guest messages in a row in the other language do.
+    A guest with no language yet gets the one they write in. A message that shows its
+    language is answered in it (issue 34: "¿tienen mariscos?" got an English reply), unless the
+    guest `chosen` a language by asking for it: then one message in the other does not move
+    the reply."""
     known = profile_language or None
     if requested:
         return requested, requested != (known or "en")
@@ -88,6 +97,8 @@ def reply_language(
         return current or "en", False
     if current and current != known and previous == current:
         return current, True
+    if current and current != known and not chosen:
+        return current, False
     return known, False
 
 
@@ -107,10 +118,16 @@ async def router(state: dict[str, Any], runtime: Runtime[CasinoHostContext]) -> 
     extracted = _extracted(text, ctx, profile_language)
     requested = (extracted.get(LANGUAGE_PATH) or {}).get("value")
     previous = detect_language(texts[-2]) if len(texts) > 1 else None
+    stored = ctx.profile.get(LANGUAGE_PATH)
     language, switched = reply_language(
-        profile_language, detect_language(text), previous, requested
+        profile_language,
+        detect_language(text),
+        previous,
+        requested,
+        chosen=stored is not None and stored.source == SELF_REPORTED,
     )
-    if language != profile_language:
+    # The guest's language on file changes as item 44 says, not with every message.
+    if language != profile_language and (switched or profile_language is None):
         extracted.setdefault(
             LANGUAGE_PATH, {"value": language, "confidence": 0.8, "source": "auto_detected"}
         )
