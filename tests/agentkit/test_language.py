@@ -56,3 +56,12 @@ def test_the_zloty_sign_is_no_sign_of_polish(text, language):
 )
 def test_an_answer_without_a_sign_is_in_the_language_the_customer_wrote_before(texts, language):
     assert conversation_language(texts) == language
+
+
+def test_a_spanish_question_about_hours_or_prices_without_accents_is_spanish():
+    # "a q hora abre el gimnasio" was read as English and the concierge called it off topic.
+    from frontdesk.agentkit.language import detect_language
+
+    assert detect_language("a q hora abre el gimnasio", ("en", "es")) == "es"
+    assert detect_language("cuanto cuesta el valet", ("en", "es")) == "es"
+    assert detect_language("what time does the spa open", ("en", "es")) == "en"

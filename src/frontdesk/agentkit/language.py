@@ -46,7 +46,7 @@ SPANISH_WORDS = frozenset(
     juego jugar ayuda quieren algo gusta encanta prefiero mejor aqui alli ahora despues antes
     gente personas ella ellos usted ustedes claro vale sabes saber quien porque pues
     entonces alguna ningun llame llamen dinero noche nos le se tarjeta numero contrasena
-    alguien
+    alguien hora horas horario abre abren cierra cierran cuesta cuestan precio precios
     """.split()  # noqa: SIM905 - a word list reads better as text
 )
 ENGLISH_WORDS = frozenset(
