@@ -339,3 +339,9 @@ async def test_live_data_is_said_to_be_missing_and_replies_are_not_repeated(anal
     await service.ask("what is machine learning", "w2")
     general_call = llm.calls[-1]
     assert all(type(m).__name__ != "AIMessage" for m in general_call)
+
+
+def test_the_refusal_to_change_data_is_one_sentence():
+    from frontdesk.agentkit.claims import answer_sentences
+
+    assert len(answer_sentences(prompts.REFUSED)) == 1

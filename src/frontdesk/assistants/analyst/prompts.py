@@ -187,9 +187,10 @@ PERSONAL_DATA_SQL = (
     "This query reads personal data (names, e-mails, phone numbers, addresses or notes), which "
     "your account may not read. Leave those columns out, or count rows instead."
 )
+# One sentence (issue 34): the refusal, and what can be asked instead.
 REFUSED = (
-    "I can only read data: I cannot change, delete or add anything in the database. "
-    "Ask me a question about the data instead."
+    "I only read data, so I cannot change, delete or add anything in the database, but I can "
+    "answer questions about it."
 )
 DATABASE_DOWN = "The database is not reachable right now. Please try again in a moment."
 NO_LIVE_DATA = (
