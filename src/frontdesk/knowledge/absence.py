@@ -230,6 +230,7 @@ def is_absent(
     ignore: Iterable[str] = (),
     *,
     name_words: frozenset[str] | None = None,
+    names: Sequence[frozenset[str]] = (),
 ) -> bool:
     """Whether a guide whose items have these `vocabularies` lacks `thing`: some word of it
     appears nowhere in the guide, and no single item has all of them. "A kids club or
@@ -237,7 +238,9 @@ def is_absent(
     of the guide's own names (`name_words`: "diner", "buffet", "bobby's", "golf"), is judged
     whole when it uses one of them: "sunrise diner", "riverview buffet", "bobby's tacos" or
     "mini golf" is absent when no single item has all its words, though each is somewhere: it
-    names another place, not a description pieced together from several items."""
+    names another place, not a description pieced together from several items. A thing that
+    holds one of the guide's `names` whole ("fitness center gym", the glossary's rendering of
+    "gimnasio") is that item."""
     everything = frozenset().union(*vocabularies)
     for alternative in re.split(r"\s+or\s+", thing):
         content = content_words(alternative, ignore)
@@ -249,12 +252,24 @@ def is_absent(
         wanted = sorted(set(words))
         if not wanted:
             return False
+        if any(name and all(known(w, frozenset(wanted)) for w in name) for name in names):
+            return False
         whole = name_words is not None and any(known(w, name_words) for w in wanted)
         if not whole and all(known(w, everything) for w in wanted):
             return False
         if any(all(known(w, v) for w in wanted) for v in vocabularies):
             return False
     return True
+
+
+@functools.lru_cache(maxsize=16)
+def names_of(names: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """Each of the guide's names as its set of words, up to where it says where it is."""
+    return tuple(
+        frozenset(guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", n.casefold())[0]))
+        - STOP_WORDS
+        for n in names
+    )
 
 
 @functools.lru_cache(maxsize=16)

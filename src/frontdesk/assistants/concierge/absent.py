@@ -19,6 +19,7 @@ from frontdesk.knowledge.absence import (
     guide_words,
     name_vocabulary,
     name_words,
+    names_of,
 )
 from frontdesk.knowledge.absence import asked_thing as core_asked_thing
 from frontdesk.knowledge.absence import is_absent as core_is_absent
@@ -74,8 +75,11 @@ def is_absent(
     description counted as one more item; a thing asked about `by_name` is judged as a name
     of one of the kinds of place the items are."""
     vocabularies = [*(item_words(i) for i in items), frozenset(_words(property_text))]
-    names = name_words(tuple(i.name for i in items)) if by_name else None
-    return core_is_absent(thing, vocabularies, PROPERTY_WORDS, name_words=names)
+    titles = tuple(i.name for i in items)
+    words = name_words(titles) if by_name else None
+    return core_is_absent(
+        thing, vocabularies, PROPERTY_WORDS, name_words=words, names=names_of(titles)
+    )
 
 
 def names_a_place(question: str) -> bool:

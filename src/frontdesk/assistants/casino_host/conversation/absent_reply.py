@@ -35,6 +35,7 @@ from frontdesk.knowledge.absence import (
     is_absent,
     known,
     name_words,
+    names_of,
     vocabulary,
 )
 from frontdesk.knowledge.asked_name import asked_name
@@ -101,8 +102,9 @@ def absent_reply(ctx: CasinoHostContext, question: str, language: str) -> str | 
         english = glossary.translate(thing) or thing
     place = vocabulary(f"{casino.name} {casino.address}")
     vocabularies = (*item_vocabularies(ctx.catalog), place)
-    names = name_words(tuple(v.name for v in ctx.catalog.venues())) if by_name else None
-    if not is_absent(english, vocabularies, own_name, name_words=names):
+    titles = tuple(v.name for v in ctx.catalog.venues())
+    words = name_words(titles) if by_name else None
+    if not is_absent(english, vocabularies, own_name, name_words=words, names=names_of(titles)):
         return None
     if resembles_a_venue(ctx.catalog, ctx.services.search.embeddings, english,
                          _unknown_beside_known(english, frozenset().union(*vocabularies))):  # fmt: skip
