@@ -26,6 +26,7 @@ from frontdesk.knowledge.absence import is_absent as core_is_absent
 from frontdesk.knowledge.asked_name import asked_name as core_asked_name
 from frontdesk.knowledge.loader import KnowledgeItem
 from frontdesk.routing.asked_field import asked_field
+from frontdesk.routing.followup import is_follow_up
 
 # The resort's own name tells no item from another.
 PROPERTY_WORDS = frozenset({"mohegan", "sun"})
@@ -116,6 +117,13 @@ _PLACE_FIELDS = frozenset({"hours", "price", "location", "phone", "dress_code", 
 def asks_a_field_of_a_place(question: str) -> bool:
     """ "gym hrs? wanna lift before checkout": a place named and one of its fields asked."""
     return asked_name(question) is not None and asked_field(question) in _PLACE_FIELDS
+
+
+def leans_on_previous(question: str) -> bool:
+    """Whether a question is read with the one before it: short, or pointing back, unless it
+    names a place and asks a field of it itself ("gym hrs?" after a question about the buffet
+    is about the gym; "and the spa?" still takes the question before's field)."""
+    return is_follow_up(question) and not asks_a_field_of_a_place(question)
 
 
 def absent_answer(

@@ -10,10 +10,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from frontdesk.agentkit.streaming import human_texts
+from frontdesk.assistants.concierge.absent import leans_on_previous
 from frontdesk.assistants.concierge.facts import work_out
 from frontdesk.assistants.concierge.state import ConciergeContext, ConciergeState
 from frontdesk.knowledge.formatters import format_item
-from frontdesk.routing.followup import is_follow_up
 
 logger = logging.getLogger(__name__)
 
@@ -27,7 +27,7 @@ def facts_node(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dic
     if not ctx.items or not questions:
         return {"fact_answer": None, "fact_items": []}
     question = questions[-1]
-    previous = questions[-2] if len(questions) > 1 and is_follow_up(question) else None
+    previous = questions[-2] if len(questions) > 1 and leans_on_previous(question) else None
     context = state.get("retrieved_context") or []
     try:
         today = date.fromisoformat(state.get("today") or "")

@@ -21,6 +21,7 @@ from frontdesk.agentkit.validation import (
     validator_error_outcome,
 )
 from frontdesk.assistants.concierge import prompts
+from frontdesk.assistants.concierge.absent import leans_on_previous
 from frontdesk.assistants.concierge.facts import items_used
 from frontdesk.assistants.concierge.phrases import phrases
 from frontdesk.assistants.concierge.state import (
@@ -172,7 +173,7 @@ async def router(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> d
 def retrieve(state: ConciergeState, runtime: Runtime[ConciergeContext]) -> dict[str, Any]:
     questions = [runtime.context.reading(q) for q in human_texts(state.get("messages", []))]
     query = questions[-1] if questions else ""
-    if len(questions) > 1 and is_follow_up(query):
+    if len(questions) > 1 and leans_on_previous(query):
         query = f"{questions[-2]} {query}"
     retriever = runtime.context.retriever
     if state.get("query_type") == "hours_schedule":
