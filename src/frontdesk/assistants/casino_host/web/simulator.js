@@ -145,6 +145,11 @@ async function refresh() {
   const query = new URLSearchParams({ casino: request.casino, number: request.number });
   let view;
   try { view = await call("GET", `/sms/simulator/guest?${query}`); } catch (err) { return; }
+  // The number changed while this view was on its way (under load it came after "No guest"):
+  // it is another guest's, and is not shown.
+  let current;
+  try { current = who(); } catch (err) { forget(); return; }
+  if (current.number !== request.number || current.casino !== request.casino) return;
   const consent = view.consent || {};
   const badge = (label, on, cls) => el("span", `badge ${cls || (on ? "on" : "off")}`, `${label}: ${on ? "yes" : "no"}`);
   ui.consent.replaceChildren(
