@@ -262,14 +262,16 @@ def is_absent(
     return True
 
 
+def _own_name_words(name: str) -> list[str]:
+    """A name's words up to where it says where it is ("The Lansdowne Irish Pub & Music
+    House": lansdowne, irish, pub)."""
+    return guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
+
+
 @functools.lru_cache(maxsize=16)
 def names_of(names: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     """Each of the guide's names as its set of words, up to where it says where it is."""
-    return tuple(
-        frozenset(guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", n.casefold())[0]))
-        - STOP_WORDS
-        for n in names
-    )
+    return tuple(frozenset(_own_name_words(n)) - STOP_WORDS for n in names)
 
 
 @functools.lru_cache(maxsize=16)
@@ -280,7 +282,7 @@ def name_words(names: tuple[str, ...]) -> frozenset[str]:
     them."""
     words: set[str] = set()
     for name in names:
-        own = guide_words(re.split(r"\s+(?:&|at|in|and|by)\s+|\s+-\s+|,", name.casefold())[0])
+        own = _own_name_words(name)
         words.update(own)
         words.update(a + b for a, b in itertools.pairwise(own))
     return frozenset(words - STOP_WORDS)
