@@ -59,6 +59,40 @@ def test_the_sources_event_gains_claims_only_with_documents():
             "text": "It opens at 8:00 AM.",
             "cites": [1],
             "quote": "Elemis Spa: Daily 8:00 AM-8:00 PM.",
+            "quotes": ["Elemis Spa: Daily 8:00 AM-8:00 PM."],
         }
     ]
     assert event["sources"] == ["Elemis Spa"]
+
+
+DEFINITION = {
+    "id": "pkg/graph.py:10-30",
+    "title": "pkg/graph.py",
+    "text": "def build_graph(checkpointer):\n    graph = StateGraph(State)\n    return graph",
+}
+CALLER = {
+    "id": "pkg/service.py:40-60",
+    "title": "pkg/service.py",
+    "text": "class Service:\n    def start(self):\n        self.graph = build_graph(saver)",
+}
+
+
+def test_a_line_that_cites_its_lines_rests_on_them_not_on_what_it_names():
+    answer = "- `Service.start` in `pkg/service.py` (pkg/service.py:42)"
+    claims = cite(answer, [DEFINITION, CALLER])
+    assert [c.cites for c in claims] == [(2,)]
+    # Lines outside the document's are not a citation of it.
+    outside = cite("- `Service.start` in `pkg/service.py` (pkg/service.py:61)", [CALLER])
+    assert outside[0].cites == ()
+
+
+def test_marks_come_in_document_order_each_with_its_own_sentence():
+    # The spa's own document supports the sentence best; the pool's states its time too.
+    pool = {"title": "Pool", "text": "Pool: Daily 8:00 AM-6:00 PM."}
+    claims = cite("Elemis Spa opens at 8:00 AM.", [pool, SPA])
+    assert claims[0].cites == (1, 2)
+    assert claims[0].quotes == (
+        "Pool: Daily 8:00 AM-6:00 PM.",
+        "Elemis Spa: Daily 8:00 AM-8:00 PM.",
+    )
+    assert claims[0].quote == "Elemis Spa: Daily 8:00 AM-8:00 PM."  # the best one's

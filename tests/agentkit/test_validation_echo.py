@@ -67,3 +67,11 @@ def test_an_answer_made_of_the_questions_words_is_kept_whole():
     # A short opening ("Sure.") or a sentence with a word of its own is not a restatement.
     text = "Sure. The pool opens at 9 AM."
     assert without_restated_question(text, "When does the pool open?") == text
+
+
+def test_a_what_or_which_question_said_back_with_an_article_is_no_answer():
+    assert restates_question(
+        "The channels on 2.4 GHz do not overlap.", "Which channels on 2.4 GHz do not overlap?"
+    )
+    # To a yes/no question, the article is a word of the answer's own.
+    assert not restates_question("The LOS LED is off.", "Is LOS LED off?")

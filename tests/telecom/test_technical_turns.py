@@ -127,3 +127,37 @@ async def test_a_model_that_fails_leaves_the_manuals_sentences_not_an_apology(te
     answer = await service.ask("which channel should the wifi use?", "t1")
     assert answer.answer.startswith("Here is what the knowledge base says about this:")
     assert "channel 1, 6 or 11" in answer.answer and "Sources:" in answer.answer
+
+
+def _conversation(*texts: str) -> list:
+    messages = []
+    for text in texts:
+        messages += [HumanMessage(text), AIMessage("Here is what the manual says.")]
+    return messages[:-1]
+
+
+def test_a_new_problem_is_searched_alone_and_a_continuation_with_what_came_before():
+    voicemail = "How do I set up voicemail?"
+    for new in ("my internet is really slow tonight", "Dlaczego router miga na czerwono?"):
+        messages = _conversation(voicemail, new)
+        assert technical.asks_about_something_new(messages), new
+        assert technical_query(messages) == new
+    for going_on in (
+        "is it the cable?",  # points back
+        "still slow after the voicemail setup",  # names the same subject
+        "I already restarted the router",  # says what was tried
+        "nadal nie działa, router zrestartowany",
+        "no, I meant the router",  # corrects
+        "thanks, what else?",  # names no subject of its own
+    ):
+        messages = _conversation(voicemail, going_on)
+        assert not technical.asks_about_something_new(messages), going_on
+        assert technical_query(messages) == f"{voicemail} {going_on}"
+
+
+async def test_a_new_problems_prompt_holds_no_earlier_problem(telecom):
+    service, llm = telecom(["Dial 123.", "Restart the router."])
+    await service.ask("How do I set up voicemail?", "n1")
+    await service.ask("my internet keeps dropping every evening", "n1")
+    prompt = llm.calls[-1][-1].content
+    assert "EARLIER IN THIS CONVERSATION" not in prompt and "voicemail" not in prompt

@@ -25,6 +25,9 @@ from frontdesk.knowledge.chunking import split_sentences
 # one of its sentences, and this share of the sentence's own words.
 MIN_SHARED_WORDS = 2
 MIN_SHARED_SHARE = 0.4
+# An id of lines ("pkg/a.py:7-9") and a citation of lines in a sentence ("pkg/a.py:8").
+_LINE_RANGE = r"(?P<start>\d+)(?:-(?P<end>\d+))?(?![\w-])"
+_LINES = re.compile(rf"(?P<path>.+):{_LINE_RANGE}")
 # A list item ("- Tuscany: Daily 7:00 AM-11:00 AM") is a claim of its own.
 _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 
@@ -32,13 +35,22 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 @dataclass(frozen=True)
 class Claim:
     text: str
-    # 1-based positions of the cited documents in the turn's `documents`.
+    # 1-based positions of the cited documents in the turn's `documents`, in that order (a
+    # reader sees "¹²", not the strongest first: "²¹").
     cites: tuple[int, ...]
-    # The cited first document's sentence that supports the claim best ("" when none).
+    # The sentence of the document that supports the claim best ("" when none).
     quote: str = ""
+    # Each cited document's own sentence that supports the claim, beside `cites`: a mark
+    # opens its document at its own sentence.
+    quotes: tuple[str, ...] = ()
 
     def public(self) -> dict[str, object]:
-        return {"text": self.text, "cites": list(self.cites), "quote": self.quote}
+        return {
+            "text": self.text,
+            "cites": list(self.cites),
+            "quote": self.quote,
+            "quotes": list(self.quotes),
+        }
 
 
 def answer_sentences(answer: str) -> list[str]:
@@ -88,11 +100,21 @@ class _Document:
         return best[1], best[2]
 
     def cited_in(self, claim: str) -> bool:
-        """The sentence gives this document's id, as a citation does ("at pkg/a.py:7-9")."""
-        return (
-            len(self.id) >= 3
-            and re.search(rf"(?<![\w/.]){re.escape(self.id)}(?![\w-])", claim) is not None
-        )
+        """The sentence gives this document's id, as a citation does ("at pkg/a.py:7-9"), or,
+        for an id of lines, cites lines inside them ("pkg/a.py:8")."""
+        if len(self.id) < 3:
+            return False
+        if re.search(rf"(?<![\w/.]){re.escape(self.id)}(?![\w-])", claim):
+            return True
+        lines = _LINES.fullmatch(self.id)
+        if not lines:
+            return False
+        path, first, last = lines["path"], int(lines["start"]), int(lines["end"])
+        for cited in re.finditer(rf"(?<![\w/.]){re.escape(path)}:{_LINE_RANGE}", claim):
+            start = int(cited["start"])
+            if first <= start and int(cited["end"] or start) <= last:
+                return True
+        return False
 
     def names(self, claim: str) -> bool:
         title = self.title.casefold().strip()
@@ -126,9 +148,15 @@ def cite(answer: str, documents: Sequence[Mapping[str, object]]) -> list[Claim]:
             # "Tuscany is the less expensive: Tuscany $26-$54, The Farm Italy $28-$62": no
             # one document states both, together they do.
             supporting = _jointly(docs, words, values)
-        supporting.sort(key=lambda s: s[0], reverse=True)
+        # A sentence that cites its lines ("`run` in pkg/cli.py (pkg/cli.py:42)") rests on
+        # them, not on every document that shares its words (the definition of what it calls).
+        if any(strength[0] == 2 for strength, _, _ in supporting):
+            supporting = [s for s in supporting if s[0][0] == 2]
+        best = max(supporting, key=lambda s: s[0])[2] if supporting else ""
+        supporting.sort(key=lambda s: s[1])
         cites = tuple(number for _, number, _ in supporting)
-        claims.append(Claim(sentence, cites, supporting[0][2] if supporting else ""))
+        quotes = tuple(quote for _, _, quote in supporting)
+        claims.append(Claim(sentence, cites, best, quotes))
     return claims
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
+from frontdesk.routing.question_form import asks_for_information
+
 PASS: Literal["PASS"] = "PASS"
 RETRY: Literal["RETRY"] = "RETRY"
 FAIL: Literal["FAIL"] = "FAIL"
@@ -37,6 +39,9 @@ def validator_error_outcome(retry_count: int, error: str) -> dict[str, Any]:
     return {"validation_result": FAIL, "retry_feedback": f"validator unavailable on retry: {error}"}
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def restates_question(answer: str, question: str) -> bool:
     """Whether `answer` only repeats `question` back: every word of it is the question's,
     and it carries most of them. One new word may be the answer itself ("the Network LED is
@@ -47,7 +52,11 @@ def restates_question(answer: str, question: str) -> bool:
     asked = re.findall(r"\w+", question.casefold())
     if not said or not asked:
         return False
-    new_words = [w for w in said if w not in set(asked)]
+    # To a question of what, which, where...: "The channels on 2.4 GHz do not overlap." says
+    # "which channels on 2.4 GHz do not overlap?" back; an article is no answer. (To a yes/no
+    # question, "The pool is heated." is one.)
+    filler = _ARTICLES if asks_for_information(question) else frozenset()
+    new_words = [w for w in said if w not in set(asked) and w not in filler]
     shared = set(said) & set(asked)
     return not new_words and len(shared) >= 0.6 * len(set(asked))
 

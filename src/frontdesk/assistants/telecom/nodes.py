@@ -30,11 +30,11 @@ from frontdesk.assistants.telecom.refund_slots import describes_invoice
 from frontdesk.assistants.telecom.route_words import QUESTION_OPENERS, route_hint
 from frontdesk.assistants.telecom.state import AGENTS, RouterOutput, TelecomContext, TelecomState
 from frontdesk.assistants.telecom.technical import (
-    earlier_questions,
     focused_context,
     from_the_manual,
     grounded_answer,
     latest_question,
+    related_earlier,
     source_block,
     technical_query,
     with_sources,
@@ -269,7 +269,7 @@ async def technical_answer(state: TelecomState, runtime: Runtime[TelecomContext]
         return _reply(with_sources(stated, kept, language), last_docs=_docs_of(kept),
                       context_flags=flags, **done)  # fmt: skip
     system = render(prompts.TECHNICAL_SYSTEM, language="Polish" if language == "pl" else "English")
-    earlier = earlier_questions(messages)
+    earlier = related_earlier(messages)
     conversation = (
         render(prompts.EARLIER_MESSAGES, messages="\n".join(f"- {text}" for text in earlier))
         if earlier

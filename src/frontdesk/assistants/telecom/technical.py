@@ -23,8 +23,10 @@ from frontdesk.agentkit.release import supported_sentences
 from frontdesk.agentkit.streaming import human_texts, message_text
 from frontdesk.agentkit.validation import restates_question
 from frontdesk.assistants.telecom import prompts
+from frontdesk.assistants.telecom.route_words import TECH_STEMS
 from frontdesk.knowledge.mmr import citation_of
 from frontdesk.knowledge.passages import best_sentences, focused_passages
+from frontdesk.routing.followup import corrects_previous, refers_back
 
 
 async def grounded_answer(
@@ -156,8 +158,41 @@ def latest_question(messages: list[BaseMessage]) -> str:
     return questions[-1] if questions else ""
 
 
+# Words of a customer going on about the same problem: what they tried, that it still fails
+# ("I already restarted the router", "still nothing", "nadal nie działa", "już próbowałem").
+_GOES_ON = re.compile(
+    r"\b(?:already|still|again|tried|didn'?t\s+help|same|"
+    r"już|juz|nadal|wciąż|wciaz|dalej|znowu|ciągle|ciagle|próbował\w*|probowal\w*)\b",
+    re.IGNORECASE,
+)
+
+
+def technical_subjects(text: str) -> set[str]:
+    """The technical words of a message, by their stem ("router", "voicemail", "wifi")."""
+    words = re.findall(r"[\w'-]+", text.casefold())
+    return {stem for word in words for stem in TECH_STEMS if word.startswith(stem)}
+
+
+def asks_about_something_new(messages: list[BaseMessage]) -> bool:
+    """Whether the last message starts a new problem: it names a technical subject, none of
+    which the customer's earlier messages named, and neither points back ("is it the cable?"),
+    corrects ("no, the router") nor goes on about what was tried ("still slow"). An internet
+    question after one about voicemail had been searched, and answered, as voicemail."""
+    latest = latest_question(messages)
+    earlier = earlier_questions(messages)
+    if not earlier or refers_back(latest) or corrects_previous(latest) or _GOES_ON.search(latest):
+        return False
+    own = technical_subjects(latest)
+    return bool(own) and own.isdisjoint(technical_subjects(" ".join(earlier)))
+
+
+def related_earlier(messages: list[BaseMessage]) -> list[str]:
+    """The earlier messages the last one is read with: none when it starts a new problem."""
+    return [] if asks_about_something_new(messages) else earlier_questions(messages)
+
+
 def technical_query(messages: list[BaseMessage]) -> str:
     """What to search for: the customer's earlier messages (condensed) and the last one, so
     a long clarification ("it is the one by the window, and I already restarted it twice")
-    still finds the problem it clarifies."""
-    return " ".join([*earlier_questions(messages), latest_question(messages)])
+    still finds the problem it clarifies; the last one alone when it starts a new problem."""
+    return " ".join([*related_earlier(messages), latest_question(messages)])

@@ -69,7 +69,11 @@ export function markCitations(textRoot, data, open = openDocument) {
   if (!claims.length || !documents.length) return;
   let from = null;
   claims.forEach((claim) => {
-    const cites = (claim.cites || []).filter((n) => documents[n - 1]);
+    const quotes = Array.isArray(claim.quotes) ? claim.quotes : [];
+    // Each mark opens its document at its own sentence (an older event has one quote).
+    const cites = (claim.cites || [])
+      .map((n, i) => ({ n, quote: quotes[i] || claim.quote }))
+      .filter(({ n }) => documents[n - 1]);
     const text = plain(claim.text);
     if (!text) return;
     const tail = text.slice(-TAIL);
@@ -79,13 +83,13 @@ export function markCitations(textRoot, data, open = openDocument) {
     if (!cites.length) return;
     const [node, offset] = end;
     const marks = el("sup", "cite-marks");
-    cites.forEach((n) => {
+    cites.forEach(({ n, quote }) => {
       const doc = documents[n - 1];
       const mark = el("button", "cite-mark", String(n));
       mark.type = "button";
       mark.title = `Source ${n}: ${doc.title || doc.id || "document"}`;
       mark.setAttribute("aria-label", mark.title);
-      mark.addEventListener("click", () => open(doc, { highlight: claim.quote }));
+      mark.addEventListener("click", () => open(doc, { highlight: quote }));
       marks.append(mark);
     });
     placeAfter(textRoot, node, offset, marks);
