@@ -9,14 +9,11 @@ from frontdesk.assistants.analyst.sql.executor import DatabaseDown
 
 
 def script(sql=(), fixes=(), answer="There are 21 active technicians.", general="ML is a field."):
-    """Replies by what is asked: tables, SQL, a correction, an answer, a general reply."""
+    """Replies by what is asked: SQL, a correction, an answer, a general reply."""
     sql, fixes = list(sql), list(fixes)
 
     def reply(messages):
         system = str(messages[0].content)
-        last = str(messages[-1].content)
-        if "You choose the database tables" in last:
-            return '{"tables": ["employee", "technician", "workOrder"]}'
         if system.startswith("You write one"):
             return sql.pop(0)
         if system.startswith("You fix"):
@@ -345,3 +342,14 @@ def test_the_refusal_to_change_data_is_one_sentence():
     from frontdesk.agentkit.claims import answer_sentences
 
     assert len(answer_sentences(prompts.REFUSED)) == 1
+
+
+async def test_the_tables_are_chosen_without_the_model(analyst):
+    service, llm = analyst(script(sql=[ACTIVE_TECHS]))
+    answer = await service.ask("how many technicians are active", "tables1")
+    assert answer.answer == "21 technicians are active."
+    # One model call in the whole turn: the SQL (the router and the wording need none here).
+    systems = [str(call[0].content) for call in llm.calls]
+    assert [s.split("\n")[0] for s in systems if not s.startswith("You classify")] == [
+        "You write one SQLite SELECT query that answers the user's question."
+    ]

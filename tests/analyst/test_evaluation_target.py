@@ -17,8 +17,6 @@ GOLD = "SELECT COUNT(*) FROM employee WHERE isTechnician = 1 AND isActive = 1"
 
 def scripted_target(demo_settings, toolkit, sql: list[str]):
     def reply(messages):
-        if "You choose the database tables" in str(messages[-1].content):
-            return '{"tables": ["employee", "technician", "workOrder"]}'
         return sql.pop(0)
 
     llm = ScriptedChatModel(script=reply)
@@ -35,10 +33,10 @@ async def test_a_right_query_matches_the_gold_rows_without_an_answer_writing_cal
     run = await target(SQLCase("How many technicians are active?", GOLD, "demo"))
     assert run.outcome == "answered" and run.attempts == 1 and not run.needed_correction
     assert results_match(run.predicted_rows, run.gold_rows, ordered=run.ordered)
-    # Table choice and SQL only: the eval measures the query, so no answer is written.
-    systems = [str(call[0].content) for call in llm.calls]
-    assert len(llm.calls) == 2
-    assert not any(s.startswith("You answer a question from the result") for s in systems)
+    # The SQL only: the tables are the pre-filter's, and the eval measures the query, so no
+    # answer is written.
+    assert len(llm.calls) == 1
+    assert str(llm.calls[0][0].content).startswith("You write one SQLite SELECT query")
 
 
 async def test_a_query_that_never_runs_is_a_miss_with_its_error(demo_settings, toolkit):
@@ -54,8 +52,6 @@ async def test_nycflights13_is_a_known_database_built_on_first_use(demo_settings
     assert database_urls(demo_settings)["nycflights13"] == f"sqlite:///{path}"
 
     def reply(messages):
-        if "You choose the database tables" in str(messages[-1].content):
-            return '{"tables": ["airlines"]}'
         return "SELECT COUNT(carrier) AS n FROM airlines"
 
     llm = ScriptedChatModel(script=reply)

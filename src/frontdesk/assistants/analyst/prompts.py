@@ -20,18 +20,6 @@ mean, rules of the application).
 Message: $message"""
 )
 
-TABLE_SELECTION = Template(
-    """You choose the database tables needed to answer a question with SQL.
-
-Tables:
-$tables
-
-Question: $question
-
-Choose between $min_tables and $max_tables tables from the list: the tables whose rows or \
-columns the answer needs, and the tables that connect them."""
-)
-
 SQL_SYSTEM = Template(
     """You write one $dialect SELECT query that answers the user's question.
 Rules:

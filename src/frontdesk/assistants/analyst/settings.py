@@ -44,12 +44,13 @@ class AnalystSettings(AssistantSettings):
     sql_max_columns_in_validation: int = 100
     sql_max_columns_in_correction: int = 100
     sql_max_sql_history_length: int = 100
-    sql_max_fallback_tables: int = 5
-    sql_max_tables_in_selection_prompt: int = 250
+    # How many of the pre-filter's tables the SQL is written over (plus those a follow-up's
+    # previous question used).
+    sql_chosen_tables: int = 8
     sql_confidence_threshold: float = 0.7
     sql_max_hops: int = 4
     sql_max_suggested_paths: int = 10
-    # How many tables the embedding pre-filter offers the LLM's table selector.
+    # How many tables the embedding pre-filter ranks.
     sql_prefilter_tables: int = 12
     sql_query_timeout_s: float = 10.0
     max_query_rows: int = 100

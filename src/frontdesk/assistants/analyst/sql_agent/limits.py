@@ -24,8 +24,7 @@ class SQLLimits:
     max_columns_in_validation: int = 100
     max_columns_in_correction: int = 100
     max_sql_history_length: int = 100
-    max_fallback_tables: int = 5
-    max_tables_in_selection_prompt: int = 250
+    chosen_tables: int = 8
     confidence_threshold: float = 0.7
     max_hops: int = 4
     max_suggested_paths: int = 10

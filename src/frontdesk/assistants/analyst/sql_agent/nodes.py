@@ -4,8 +4,8 @@ select_tables -> filter_relationships -> find_paths -> plan_joins -> generate_sq
   -> rewrite_secure -> pre_validate -> execute -> summarize
 with the correction loop: a rewrite, validation or execution error goes to correct_sql (focused
 context, its history, at most SQL_CORRECTION_MAX_ATTEMPTS), which goes back to rewrite_secure;
-an empty result regenerates once. Everything but the three model calls (table choice, SQL,
-correction) and the answer is deterministic and lives in the toolkit.
+an empty result regenerates once. Everything but the model calls (SQL, correction) and the
+answer is deterministic and lives in the toolkit: the tables are the pre-filter's.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from langchain_core.messages import HumanMessage
 from langgraph.runtime import Runtime
 
-from frontdesk.agentkit.prompts import render, with_max_tokens
+from frontdesk.agentkit.prompts import render
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.analyst.sql_agent.answers import plain_answer, summarize_rows
 from frontdesk.assistants.analyst.sql_agent.worded import worded_answer
@@ -36,8 +35,6 @@ EXECUTE = "execute"
 CORRECT_SQL = "correct_sql"
 SUMMARIZE = "summarize"
 
-MIN_TABLES, MAX_TABLES = 3, 8
-SELECTION_TOKENS = 160
 # Regenerations after a query that ran but found nothing (seed: "Empty -> SQL Generator").
 MAX_EMPTY_RETRIES = 1
 
@@ -68,50 +65,18 @@ def question_in_context(state: SQLGraphState) -> str:
     return f"{previous['question']} Follow-up: {state['question']}"
 
 
-async def select_tables(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
-    """Embedding pre-filter over table descriptions, then the model picks 3-8 of them."""
+def select_tables(state: SQLGraphState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
+    """The tables the SQL is written over: those a follow-up's previous question used, then
+    the pre-filter's first (embedding similarity and the words of table names).
+
+    No model call. On the analyst's own 80 questions, the model's pick from the pre-filter's
+    12 (7.9 tables on average) held every table the gold query uses for 0.887 of them; the
+    pre-filter's first 8 hold them for 0.938, and the answer comes one call (6 s idle, 20 s
+    and more on a busy machine) sooner."""
     tk = runtime.context.sql
-    question = question_in_context(state)
-    candidates = tk.search_tables(question, tk.limits.prefilter_tables)
-    # A follow-up keeps the tables its previous question used.
+    candidates = tk.search_tables(question_in_context(state), tk.limits.prefilter_tables)
     earlier = [t for t in (state.get("previous") or {}).get("tables") or [] if t in tk.graph.tables]
-    candidates = list(dict.fromkeys([*earlier, *candidates]))
-    low, high = min(MIN_TABLES, len(candidates)), min(MAX_TABLES, len(candidates))
-    chosen: list[str] = []
-    if candidates:
-        schema = {
-            "title": "TableSelection",
-            "type": "object",
-            "properties": {
-                "tables": {
-                    "type": "array",
-                    "items": {"type": "string", "enum": candidates},
-                    "minItems": low,
-                    "maxItems": high,
-                }
-            },
-            "required": ["tables"],
-        }
-        prompt = render(
-            prompts.TABLE_SELECTION,
-            tables=tk.table_lines(candidates[: tk.limits.max_tables_in_selection_prompt]),
-            question=question,
-            min_tables=low,
-            max_tables=high,
-        )
-        try:
-            picker = with_max_tokens(runtime.context.llm, SELECTION_TOKENS)
-            reply = await picker.with_structured_output(schema).ainvoke(
-                [HumanMessage(content=prompt)]
-            )
-            picked = reply.get("tables", []) if isinstance(reply, dict) else []
-            chosen = [t for t in dict.fromkeys(picked) if t in candidates][:high]
-        except Exception:  # a model that fails to choose gets the pre-filter's best
-            logger.warning("table selection failed; using the pre-filter's tables", exc_info=True)
-    if len(chosen) < low:
-        fallback = candidates[: max(low, tk.limits.max_fallback_tables)]
-        chosen = list(dict.fromkeys([*chosen, *fallback]))[: max(low, len(chosen))]
-    chosen = list(dict.fromkeys([*earlier, *chosen]))
+    chosen = list(dict.fromkeys([*earlier, *candidates[: tk.limits.chosen_tables]]))
     return {"candidate_tables": candidates, "tables": chosen}
 
 
