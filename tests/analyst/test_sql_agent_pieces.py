@@ -279,3 +279,18 @@ async def test_the_reply_for_a_per_group_result_covers_every_group():
     ranked = [{"name": "Jonathan King", "n": 220}, {"name": "Laura Jones", "n": 166}]
     text = await summarize_rows(kept, "Who has the most?", ["name", "n"], ranked, truncated=False)
     assert text == "Jonathan King has the most work orders, 220."
+
+
+async def test_a_reply_still_being_written_when_the_turn_ends_is_the_rows_in_code():
+    from frontdesk.assistants.analyst.sql_agent.answers import summarize_rows
+    from frontdesk.llm.scripted import ScriptedChatModel
+    from frontdesk.llm.turn_clock import turn_clock_scope
+
+    # A busy machine: the model writes slower than the turn's time allows.
+    slow = ScriptedChatModel(["Most work orders are completed; " * 40], token_delay_s=0.05)
+    columns = ["status", "workOrders"]
+    question = "How many work orders are there in each status?"
+    with turn_clock_scope(1.0) as clock:
+        async with clock.limit():  # the turn's own limit: past it, the turn is out of time
+            text = await summarize_rows(slow, question, columns, PER_STATUS, truncated=False)
+    assert text == plain_answer(columns, PER_STATUS, False)

@@ -21,7 +21,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from frontdesk.agentkit.prompts import render, with_max_tokens
 from frontdesk.agentkit.specifics import singular
-from frontdesk.agentkit.streaming import message_text
+from frontdesk.agentkit.writing import write_within_time
 from frontdesk.assistants.analyst import prompts
 from frontdesk.guardrails.screening import screen_untrusted
 from frontdesk.knowledge.dates import MONTHS, WEEKDAYS
@@ -254,10 +254,13 @@ async def summarize_rows(
         rows=render_table(columns, rows, PROMPT_ROWS),
     )
     try:
-        reply = await with_max_tokens(llm, ANSWER_TOKENS).ainvoke(
-            [SystemMessage(content=prompts.ANSWER_SYSTEM), HumanMessage(content=turn)]
+        # Written within the turn's running time: on a busy machine the answer is the rows,
+        # worded in code, rather than a turn out of time after its query had run.
+        written = await write_within_time(
+            with_max_tokens(llm, ANSWER_TOKENS),
+            [SystemMessage(content=prompts.ANSWER_SYSTEM), HumanMessage(content=turn)],
         )
-        text = message_text(reply).strip()
+        text = written.text.strip()
     except Exception:
         logger.warning("answer generation failed; answering from the rows", exc_info=True)
         return plain_answer(columns, rows, truncated)
