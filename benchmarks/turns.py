@@ -5,7 +5,9 @@
 
 For each assistant: a fresh data dir, its knowledge indexed first (not timed), one warm-up
 turn, then `--per-assistant` questions asked one after another, each on a new conversation,
-through the same `AssistantService.ask` the server and `frontdesk ask` use. The questions are
+through the same `AssistantService.ask` the server and `frontdesk ask` use, each under the
+server's turn clock (`FRONTDESK_SSE_TIMEOUT_S` of running time; before the twelfth session
+the benchmark set no clock, so it could not count a turn out of time). The questions are
 an even sample of the assistant's own labelled set (answers, SQL for the analyst, the first
 text of each conversation for the casino host, asked at that conversation's casino), so every
 kind of question in it is represented. Code QA is asked about the shipped repositories its
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from benchmarks.run import pct
+from frontdesk.llm.turn_clock import turn_clock_scope
 
 # Each assistant's questions come from the set it is measured on; the first file found is used.
 QUESTION_SETS = ("answers.jsonl", "sql.jsonl", "conversations.jsonl")
@@ -97,7 +100,12 @@ async def time_assistant(name: str, data_dir: Path, count: int, models) -> dict:
         for question in questions:
             started = time.perf_counter()
             try:
-                answer = await service.ask(question.text, str(uuid.uuid4()), scope=question.scope)
+                # The server's turn clock (FRONTDESK_SSE_TIMEOUT_S of running time): past it a
+                # turn answers out of time, as a user in the web UI would see it.
+                with turn_clock_scope(settings.sse_timeout_s):
+                    answer = await service.ask(
+                        question.text, str(uuid.uuid4()), scope=question.scope
+                    )
             except Exception:  # noqa: BLE001 - a failed turn is counted, and the run goes on
                 errors += 1
                 continue

@@ -161,3 +161,17 @@ async def test_a_new_problems_prompt_holds_no_earlier_problem(telecom):
     await service.ask("my internet keeps dropping every evening", "n1")
     prompt = llm.calls[-1][-1].content
     assert "EARLIER IN THIS CONVERSATION" not in prompt and "voicemail" not in prompt
+
+
+async def test_an_answer_still_being_written_when_the_turn_ends_is_kept_not_out_of_time(telecom):
+    from frontdesk.llm.scripted import ScriptedChatModel
+    from frontdesk.llm.turn_clock import turn_clock_scope
+
+    # A busy machine: the model writes slower than the turn's running time allows.
+    slow = ScriptedChatModel(["Use channel 1, 6 or 11 on 2.4 GHz. " * 30], token_delay_s=0.05)
+    service, _ = telecom(llm=slow)
+    with turn_clock_scope(2.0):
+        answer = await service.ask("which channel should the wifi use?", "slow1")
+    assert not answer.extra.get("out_of_time")
+    assert answer.answer.startswith("Use channel 1, 6 or 11 on 2.4 GHz.")
+    assert "Sources:" in answer.answer

@@ -20,8 +20,9 @@ from frontdesk.agentkit.grounding import check_grounding
 from frontdesk.agentkit.language import is_polish
 from frontdesk.agentkit.prompts import render
 from frontdesk.agentkit.release import supported_sentences
-from frontdesk.agentkit.streaming import human_texts, message_text
+from frontdesk.agentkit.streaming import human_texts
 from frontdesk.agentkit.validation import restates_question
+from frontdesk.agentkit.writing import write_within_time
 from frontdesk.assistants.telecom import prompts
 from frontdesk.assistants.telecom.route_words import TECH_STEMS
 from frontdesk.knowledge.mmr import citation_of
@@ -39,8 +40,12 @@ async def grounded_answer(
     One model call: a second, told what was wrong, took as long again as the first. The
     context's sentences are quoted instead: those that hold the values the answer got wrong,
     or those closest to the question."""
-    reply = await llm.ainvoke([SystemMessage(content=system), HumanMessage(content=turn)])
-    text = message_text(reply).strip()
+    # Written within the turn's running time: on a busy machine the whole sentences written
+    # by then are checked and shown, not an answer out of time.
+    written = await write_within_time(
+        llm, [SystemMessage(content=system), HumanMessage(content=turn)]
+    )
+    text = written.text.strip()
     if not text:
         return text
     report = check_grounding(text, context)
