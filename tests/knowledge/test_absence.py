@@ -135,3 +135,25 @@ def test_a_greeting_before_the_question_is_not_part_of_the_name(question):
 )
 def test_a_clause_with_a_verb_or_a_word_pointing_back_names_no_place(question):
     assert asked_name(question) is None
+
+
+def test_a_way_of_getting_somewhere_is_asked_with_where_it_goes():
+    from frontdesk.knowledge.absence import asked_thing, is_absent, vocabulary
+
+    assert asked_thing("is there a shuttle to the airport?") == "shuttle to the airport"
+    assert asked_thing("any bus from boston tonight?") == "bus from boston"
+    assert asked_thing("is there a pool to swim in") == "pool"  # no way of getting anywhere
+    garage = vocabulary("Riverview Garage. Free parking. Shuttle carts on busy nights.")
+    getting_here = vocabulary(
+        "Getting here. Casino bus lines run daily from Boston and Providence; Bradley "
+        "International airport is an hour away."
+    )
+    guide = [garage, getting_here]
+    names = (frozenset({"riverview", "garage"}), frozenset({"airports"}))
+    assert is_absent("shuttle to airport", guide, names=names)  # not the "Airports" item
+    # Each word is somewhere in the guide, but no item runs a shuttle to the airport.
+    assert is_absent("shuttle to airport", guide)
+    assert is_absent("airport shuttle", guide)
+    assert not is_absent("bus from boston", guide)
+    assert not is_absent("shuttle", guide)
+    assert not is_absent("shuttle carts", guide)

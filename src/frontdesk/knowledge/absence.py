@@ -211,16 +211,40 @@ def asking_clause(question: str) -> tuple[str, bool]:
     return re.sub(r"^(?:what|how) about\s+", "", text), moving_on
 
 
+# A way of getting somewhere, asked with where it goes: "a shuttle to the airport", "a bus
+# from boston". The route is the thing: the guide's "shuttle carts" in a garage are no
+# airport shuttle.
+_TRANSPORT = frozenset({
+    "shuttle", "shuttles", "bus", "buses", "coach", "ride", "rides", "transfer", "transfers",
+    "transportation", "transport", "limo", "limousine", "van", "cab", "taxi", "taxis",
+    "train", "ferry", "trolley",
+})  # fmt: skip
+_ROUTE_TAIL = re.compile(r"\s+(to|from)\s+(the\s+)?([a-z0-9']+(?:\s+[a-z0-9']+)?)")
+
+
+def _with_route(thing: str, text: str) -> str:
+    """ "shuttle" asked as "is there a shuttle to the airport": "shuttle to the airport"."""
+    words = thing.split()
+    if not words or words[-1] not in _TRANSPORT:
+        return thing
+    at = text.find(thing)
+    route = _ROUTE_TAIL.match(text, at + len(thing)) if at >= 0 else None
+    if route is None:
+        return thing
+    where = [w for w in route[3].split() if w not in STOP_WORDS and w not in _WHEN]
+    return f"{thing} {route[1]} {route[2] or ''}{' '.join(where)}" if where else thing
+
+
 def asked_thing(question: str, ignore: Iterable[str] = ()) -> str | None:
     """The thing a question asks whether the place has ("is there a bowling alley", "the
-    foxwoods buffet's hours"), or None. Only the first clause counts ("... anywhere? craving
-    oysters")."""
+    foxwoods buffet's hours", "a shuttle to the airport"), or None. Only the first clause
+    counts ("... anywhere? craving oysters")."""
     text, _ = asking_clause(question)
     for pattern in (_THING, _POSSESSIVE_THING, _SPANISH_THING):
         if match := pattern.match(text):
             thing = match.group(1).strip()
             if content_words(thing, ignore):
-                return thing
+                return _with_route(thing, text) if pattern is _THING else thing
     return None
 
 
@@ -244,7 +268,8 @@ def is_absent(
     everything = frozenset().union(*vocabularies)
     for alternative in re.split(r"\s+or\s+", thing):
         content = content_words(alternative, ignore)
-        words = [w for w in guide_words(alternative) if w in content]
+        # "bus from boston": where it comes from is asked, not the word "from".
+        words = [w for w in guide_words(alternative) if w in content and w != "from"]
         if name_words is not None:  # "riverview buffet dinner": the name, then the meal
             words = [w for w in words if w not in _WHEN]
             while len(words) > 1 and words[-1] in _MEALS:
@@ -252,9 +277,15 @@ def is_absent(
         wanted = sorted(set(words))
         if not wanted:
             return False
-        if any(name and all(known(w, frozenset(wanted)) for w in name) for name in names):
+        # A way of getting somewhere with where it goes ("shuttle to airport", "airport
+        # shuttle") is one item's, like a name: not pieced together from several, and not the
+        # place it goes to (the guide's "Airports and Getting Here").
+        route = len(wanted) > 1 and not _TRANSPORT.isdisjoint(wanted)
+        if not route and any(
+            name and all(known(w, frozenset(wanted)) for w in name) for name in names
+        ):
             return False
-        whole = name_words is not None and any(known(w, name_words) for w in wanted)
+        whole = route or (name_words is not None and any(known(w, name_words) for w in wanted))
         if not whole and all(known(w, everything) for w in wanted):
             return False
         if any(all(known(w, v) for w in wanted) for v in vocabularies):
