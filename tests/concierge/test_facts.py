@@ -335,3 +335,18 @@ def test_what_the_router_hears_of_a_place_asked_after_by_name(
     items, description = SOURCE.items, SOURCE.property["description"]
     assert absent.names_a_missing_place(question, items, description) is missing
     assert absent.asks_a_field_of_a_place(question) is field_of_place
+
+
+def test_a_missing_place_asked_how_late_gets_the_closest_ones_hours():
+    found = answer("hookah lounge?? where is it and how late", retrieved=["Lucky's Lounge"])
+    assert found.text.startswith("Mohegan Sun does not have a hookah lounge.")
+    lounge = next(i for i in SOURCE.items if i.name == "Lucky's Lounge")
+    assert f"Lucky's Lounge hours: {lounge.fields['hours']}." in found.text
+    # Asked nothing of its hours: the closest place is named, without them.
+    found = answer("is there a hookah lounge?", retrieved=["Lucky's Lounge"])
+    assert "Lucky's Lounge" in found.text and lounge.fields["hours"] not in found.text
+
+
+def test_a_shuttle_to_the_airport_is_absent_though_the_garage_has_shuttle_carts():
+    found = answer("is there a shuttle to the airport?", retrieved=["Airports and Getting Here"])
+    assert found.text.startswith("Mohegan Sun does not have a shuttle to the airport.")

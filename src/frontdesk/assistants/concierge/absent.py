@@ -127,10 +127,16 @@ def leans_on_previous(question: str) -> bool:
 
 
 def absent_answer(
-    thing: str, property_name: str, retrieved: Sequence[KnowledgeItem], language: str = "en"
+    thing: str,
+    property_name: str,
+    retrieved: Sequence[KnowledgeItem],
+    language: str = "en",
+    *,
+    field: str | None = None,
 ) -> FactAnswer:
     """ "Mohegan Sun does not have a bowling alley", and what is close: a retrieved item whose
-    name has the thing's main word ("buffet" -> Seasons Buffet)."""
+    name has the thing's main word ("buffet" -> Seasons Buffet), with its hours when the
+    question asked how late (`field`): "hookah lounge?? where is it and how late"."""
     say = phrases(language)
     words = [w for w in _words(thing) if w not in _STOP]
     head = words[-1] if words else ""
@@ -146,6 +152,10 @@ def absent_answer(
         location = item.fields.get("location")
         where = say.located_in.format(location=location) if location else ""
         text += say.closest.format(name=item.name, where=where)
+        hours = item.fields.get("hours") or item.fields.get("schedule")
+        if field == "hours" and isinstance(hours, str) and hours:
+            label = say.hours if item.fields.get("hours") else say.schedule
+            text += " " + label.format(name=item.name, value=hours)
         return FactAnswer(text, (item.name,))
     return FactAnswer(text, ())
 

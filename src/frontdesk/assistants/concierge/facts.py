@@ -258,7 +258,13 @@ def work_out(
     if listed := _list_of(question, items, property.get("name", "the resort"), language):
         return listed
     if missing := missing_place(question, items, property.get("description", "")):
-        return absent_answer(missing, property.get("name", "The resort"), ranked, language)
+        return absent_answer(
+            missing,
+            property.get("name", "The resort"),
+            ranked,
+            language,
+            field=asked_field(question),
+        )
     thing = asked_thing(question)
     if (
         thing
