@@ -183,8 +183,10 @@ def asks_about_something_new(messages: list[BaseMessage]) -> bool:
     which the customer's earlier messages named, and neither points back ("is it the cable?"),
     corrects ("no, the router") nor goes on about what was tried ("still slow"). An internet
     question after one about voicemail had been searched, and answered, as voicemail."""
-    latest = latest_question(messages)
-    earlier = earlier_questions(messages)
+    return _starts_new_problem(latest_question(messages), earlier_questions(messages))
+
+
+def _starts_new_problem(latest: str, earlier: list[str]) -> bool:
     if not earlier or refers_back(latest) or corrects_previous(latest) or _GOES_ON.search(latest):
         return False
     own = technical_subjects(latest)
@@ -193,7 +195,8 @@ def asks_about_something_new(messages: list[BaseMessage]) -> bool:
 
 def related_earlier(messages: list[BaseMessage]) -> list[str]:
     """The earlier messages the last one is read with: none when it starts a new problem."""
-    return [] if asks_about_something_new(messages) else earlier_questions(messages)
+    earlier = earlier_questions(messages)
+    return [] if _starts_new_problem(latest_question(messages), earlier) else earlier
 
 
 def technical_query(messages: list[BaseMessage]) -> str:

@@ -92,9 +92,6 @@ class SQLToolkit:
     def search_tables(self, question: str, k: int) -> list[str]:
         return self.search.search(question, k)
 
-    def table_lines(self, tables: list[str]) -> str:
-        return "\n".join(f"- {t}: {self.descriptions.get(t, '')}".rstrip(": ") for t in tables)
-
     def relationships_among(self, tables: list[str], limit: int) -> list[dict[str, Any]]:
         chosen = set(tables)
         found = [
