@@ -124,7 +124,9 @@ async def bench_graph(tmp: Path) -> dict:
     from frontdesk.embeddings import build_embeddings
     from frontdesk.runtime import Models
 
-    settings = _settings(tmp, llm_provider="scripted", validator_llm=True)
+    settings = _settings(
+        tmp, llm_provider="scripted", plugin_settings={"concierge": {"validator_llm": True}}
+    )
     clock = InferenceClock()
     models = Models(
         settings,

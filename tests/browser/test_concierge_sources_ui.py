@@ -42,7 +42,6 @@ def concierge_server() -> Iterator[LiveServer]:
         embeddings_provider="hash",
         checkpointer="memory",
         router_llm="never",
-        validator_llm=False,
     ) as server:
         yield server
 

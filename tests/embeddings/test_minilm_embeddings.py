@@ -14,7 +14,7 @@ import pytest
 from frontdesk.config import Settings
 from frontdesk.embeddings import HashEmbeddings, MiniLMEmbeddings, build_embeddings
 from frontdesk.embeddings.minilm import ONNX_MODEL, TOKENIZER
-from frontdesk.setup_models import ModelNotInstalledError, UnknownModelError, is_verified
+from frontdesk.model_files import ModelNotInstalledError, UnknownModelError, is_verified
 
 INSTALLED_SETTINGS = Settings()  # the project's models dir (FRONTDESK_DATA_DIR to move it)
 installed = all(

@@ -19,7 +19,7 @@ from frontdesk.guardrails.datasets import (
     load_rows,
     training_rows,
 )
-from frontdesk.setup_models import is_verified
+from frontdesk.model_files import is_verified
 
 INSTALLED = Settings()
 installed = all(is_verified(m.path(INSTALLED.models_dir), m.sha256) for m in (ONNX_MODEL, TOKENIZER))

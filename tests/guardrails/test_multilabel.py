@@ -352,7 +352,7 @@ def test_real_embeddings_flag_a_paraphrase(tmp_path: Path):
     from frontdesk.config import Settings
     from frontdesk.embeddings import MiniLMEmbeddings
     from frontdesk.embeddings.minilm import ONNX_MODEL, TOKENIZER
-    from frontdesk.setup_models import is_verified
+    from frontdesk.model_files import is_verified
 
     settings = Settings()
     if not all(is_verified(m.path(settings.models_dir), m.sha256) for m in (ONNX_MODEL, TOKENIZER)):

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from frontdesk.config import Settings
 from frontdesk.llm import build_chat_model
 from frontdesk.llm.weights import MODELS
-from frontdesk.setup_models import is_verified
+from frontdesk.model_files import is_verified
 
 SETTINGS = Settings(llm_provider="embedded", llm_max_tokens=48, llm_temperature=0.0)
 _model_file = MODELS.get(SETTINGS.llm_model)

@@ -13,19 +13,21 @@ from frontdesk.config import Settings
 from frontdesk.errors import FrontdeskError
 from frontdesk.llm import build_chat_model
 from frontdesk.llm.weights import MODELS, chat_model_path
-from frontdesk.setup_models import (
+from frontdesk.model_files import (
     INSTALL_COMMAND,
     ModelFile,
-    ModelInstallError,
     ModelNotInstalledError,
     UnknownModelError,
-    WeightsIntegrityError,
     WheelFile,
+    is_verified,
+    require_model_file,
+)
+from frontdesk.setup_models import (
+    ModelInstallError,
+    WeightsIntegrityError,
     assemble_parts,
     check_models,
     install_models,
-    is_verified,
-    require_model_file,
     write_verified_bytes,
 )
 

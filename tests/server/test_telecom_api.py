@@ -406,6 +406,30 @@ async def test_slow_turn_is_504_within_the_timeout(settings, start):
     assert after.status_code == 200
 
 
+async def test_a_stopped_turn_is_409_and_its_work_ends(settings, start):
+    """The whole-answer route runs the core's turn: POST /chat/cancel stops it as it stops a
+    streamed one, and the assistant's work is cancelled, not left running."""
+    slow = FakeTelecom(delay_s=30)
+    async with start(settings, slow) as client:
+        asked = asyncio.create_task(client.post("/telecom/chat", json=turn("router?")))
+        for _ in range(200):  # until the turn is inside ask()
+            if slow.calls:
+                break
+            await asyncio.sleep(0.05)
+        stop = await client.post(
+            "/chat/cancel", json={"assistant": "telecom", "thread_id": "session_abc123"}
+        )
+        response = await asyncio.wait_for(asked, 10)
+        slow.delay_s = 0
+        after = await client.post("/telecom/chat", json=turn("router?"))
+
+    assert stop.json() == {"cancelled": True}
+    assert response.status_code == 409
+    assert "stopped" in response.json()["error"]
+    assert response.json()["request_id"] == response.headers["x-request-id"]
+    assert after.status_code == 200 and after.json()["route"] == "technical"
+
+
 async def test_rate_limit_applies_and_is_shared_with_chat(settings, service, telecom, start):
     settings.rate_limit_chat_per_minute = 2
     async with start(settings, service, telecom) as client:

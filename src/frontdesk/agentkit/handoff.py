@@ -1,5 +1,5 @@
 """Handing a conversation to a person, for any assistant's graph (the tickets live in
-`frontdesk.memory.tickets`, the staff's routes in `frontdesk.server.tickets`).
+`frontdesk.memory.tickets`, the staff's routes in `frontdesk.server.routes.tickets`).
 
 An assistant's graph opens a ticket when the customer asks for a person
 (`frontdesk.routing.handoff.asks_for_person`) and, while the thread's ticket is active, holds

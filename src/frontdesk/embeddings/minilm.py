@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from langchain_core.embeddings import Embeddings
 
-from frontdesk.setup_models import ModelFile, UnknownModelError, WheelFile, require_model_file
+from frontdesk.model_files import ModelFile, UnknownModelError, WheelFile, require_model_file
 
 if TYPE_CHECKING:
     from frontdesk.config import Settings

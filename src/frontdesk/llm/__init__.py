@@ -6,7 +6,7 @@ from frontdesk.llm.llama_server import CACHE_SLOTS, LlamaRuntimeError
 from frontdesk.llm.providers import build_chat_model
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.llm.weights import DEFAULT_MODEL, MODELS
-from frontdesk.setup_models import ModelNotInstalledError
+from frontdesk.model_files import ModelNotInstalledError
 
 __all__ = [
     "CACHE_SLOTS",

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from frontdesk.setup_models import ModelFile, UnknownModelError, WheelFile, require_model_file
+from frontdesk.model_files import ModelFile, UnknownModelError, WheelFile, require_model_file
 
 DEFAULT_MODEL = "qwen2.5-coder-0.5b"
 

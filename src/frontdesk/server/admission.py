@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from fastapi import FastAPI
+from starlette.middleware import Middleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from frontdesk.config import Settings
@@ -133,15 +134,12 @@ class TurnAdmissionMiddleware:
             await end_journaled_turn(scope)
 
 
-def install_turn_admission(
-    app: FastAPI, settings: Settings, turn_paths: Iterable[str]
-) -> TurnAdmission:
-    """Bound the turns in progress on `turn_paths` (the routes that run a turn);
-    `app.state.turn_admission` reports them."""
+def turn_admission(app: FastAPI, settings: Settings, turn_paths: Iterable[str]) -> Middleware:
+    """The middleware that bounds the turns in progress on `turn_paths` (the routes that run a
+    turn); `app.state.turn_admission` reports them."""
     admission = TurnAdmission(settings.queue_max_turns)
     app.state.turn_admission = admission
-    app.add_middleware(TurnAdmissionMiddleware, admission=admission, paths=list(turn_paths))
-    return admission
+    return Middleware(TurnAdmissionMiddleware, admission=admission, paths=list(turn_paths))
 
 
 def queue_status(app: Any) -> dict[str, Any]:

@@ -1,5 +1,11 @@
-"""Turns in progress: planned (`plan_turn`), journalled, and stoppable by their caller
-(`POST /chat/cancel`, the web UI's Stop).
+"""Turns in progress: run (`run_turn`, behind every chat route), journalled, and stoppable by
+their caller (`POST /chat/cancel`, the web UI's Stop).
+
+Every route that runs a turn, the core's `/chat` and each assistant's own (the analyst's
+`/internal/chat/stream`, telecom's `/telecom/chat`), reads its own body shape into a
+`TurnAsked` and calls `run_turn`: the same checks (the assistant, the scope, the thread), the
+same journal, the same turn clock, the same cancel, and the same errors, whether the answer
+streams (`Streamed`) or comes back whole (`Whole`).
 
 Each turn's question is journalled (`ThreadStore.begin_turn`) before the assistant runs and the
 row is removed when the request ends (`end_journaled_turn`, called by the admission middleware
@@ -18,26 +24,46 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
 import anyio
 from fastapi import Request
+from sse_starlette import EventSourceResponse
 from starlette.types import Scope
 
 from frontdesk.agentkit import permissions
-from frontdesk.assistants.base import AssistantService
+from frontdesk.assistants.base import Answer, AssistantService, check_scope
+from frontdesk.errors import FrontdeskError
 from frontdesk.llm.scheduling import name_caller
-from frontdesk.server.deps import resolve_service
+from frontdesk.llm.turn_clock import turn_clock_scope
+from frontdesk.server.deps import resolve_service, settings_of
 from frontdesk.server.errors import ApiError
 from frontdesk.server.identity import Caller, require_assistant
+from frontdesk.server.middleware import request_id_of
+from frontdesk.server.streaming import (
+    FAILURE_MESSAGE,
+    chat_sse_stream,
+    sse_message,
+    timeout_message,
+    turn_backstop,
+)
 
 logger = logging.getLogger("frontdesk.server")
 
 TurnKey = tuple[str, str]
+# (event, data) -> the SSE message a route sends for it; None: that event is not sent.
+Encoder = Callable[[str, dict[str, Any]], dict[str, str] | None]
+T = TypeVar("T")
+# Said when a whole-answer turn was stopped by its caller before it finished.
+STOPPED_MESSAGE = "The turn was stopped before it finished (POST /chat/cancel)."
 # Where a request keeps its turn's journal row id (in the ASGI scope's state).
 JOURNAL_STATE_KEY = "turn_journal_id"
+
+
+class TurnStopped(Exception):
+    """A whole-answer turn was cancelled by its caller before it finished."""
 
 
 class RunningTurns:
@@ -54,6 +80,27 @@ class RunningTurns:
             return False
         stop.set()
         return True
+
+    async def whole(self, key: TurnKey, work: Coroutine[Any, Any, T]) -> T:
+        """`work`'s result, unless the turn is cancelled first (then `TurnStopped`, and `work`
+        is stopped). Registered like a streamed turn, so a cancel reaches it the same way."""
+        stop = asyncio.Event()
+        self._turns[key] = stop
+        waiter = asyncio.ensure_future(stop.wait())
+        task = asyncio.ensure_future(work)
+        try:
+            await asyncio.wait({task, waiter}, return_when=asyncio.FIRST_COMPLETED)
+            if not task.done():
+                raise TurnStopped(STOPPED_MESSAGE)
+            return task.result()
+        finally:
+            waiter.cancel()
+            if self._turns.get(key) is stop:
+                del self._turns[key]
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     async def run(
         self, key: TurnKey, messages: AsyncIterator[dict[str, str]], *, encode=None
@@ -175,3 +222,111 @@ async def end_journaled_turn(scope: Scope) -> None:
             await scope["app"].state.threads.end_turn(turn_id)
         except Exception:  # the answer is out already; a stale row only shows after a restart
             logger.exception("ending turn %s in the journal failed", turn_id)
+
+
+@dataclass(frozen=True)
+class TurnAsked:
+    """What a chat route was asked, in the core's terms: each route reads its own body shape
+    and names the caller (`identity_of(request).caller(...)`), then hands this to `run_turn`."""
+
+    caller: Caller
+    assistant: str
+    thread_id: str  # as the caller names it; stored under the caller's own key
+    message: str
+    scope: str | None = None  # one of the assistant's collections (a code repository)
+    regenerate: bool = False  # drop the thread's last answer and answer again
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """Reply with the turn's events as they come, as server-sent events written by `encode`
+    (the core's `event:` + JSON `data:` form unless a route has its own)."""
+
+    encode: Encoder = sse_message
+
+
+@dataclass(frozen=True)
+class Whole:
+    """Reply with the finished answer, for a route that answers with one JSON body. Errors are
+    `ApiError`s: 504 out of time, 409 stopped by the caller, 500 failed (one sentence)."""
+
+
+@overload
+async def run_turn(request: Request, asked: TurnAsked, reply: Streamed) -> EventSourceResponse: ...
+@overload
+async def run_turn(request: Request, asked: TurnAsked, reply: Whole) -> Answer: ...
+async def run_turn(
+    request: Request, asked: TurnAsked, reply: Streamed | Whole
+) -> EventSourceResponse | Answer:
+    """One turn for `asked`, behind every chat route: 403/404 before anything runs (the
+    assistant, the scope, the thread), journalled, under the turn clock, stoppable by
+    `POST /chat/cancel`."""
+    if asked.scope is not None:
+        try:  # before the turn starts: a scope the assistant lacks is not there (404)
+            check_scope(resolve_service(request, asked.assistant), asked.scope)
+        except FrontdeskError as error:
+            raise ApiError(404, str(error)) from None
+    plan = await plan_turn(
+        request,
+        asked.caller,
+        asked.assistant,
+        asked.thread_id,
+        asked.message,
+        regenerate=asked.regenerate,
+    )
+    timeout_s = settings_of(request).sse_timeout_s
+    request_id = request_id_of(request.scope)
+    running: RunningTurns = request.app.state.turns
+    key = (asked.assistant, plan.thread_key)
+    if isinstance(reply, Whole):
+        work = _whole_answer(plan, asked, timeout_s=timeout_s, request_id=request_id)
+        try:
+            return await running.whole(key, work)
+        except TurnStopped as stopped:
+            raise ApiError(409, str(stopped), **_ids(request_id)) from None
+    encode = plan.with_public_metadata(reply.encode)
+    stream = chat_sse_stream(
+        plan.service,
+        asked.message,
+        plan.thread_key,
+        timeout_s=timeout_s,
+        request_id=request_id,
+        user_id=plan.user_id,
+        scope=asked.scope,
+        encode=encode,
+    )
+    return EventSourceResponse(running.run(key, stream, encode=encode))
+
+
+def _ids(request_id: str | None) -> dict[str, str]:
+    return {"request_id": request_id} if request_id else {}
+
+
+async def _whole_answer(
+    plan: TurnPlan, asked: TurnAsked, *, timeout_s: float, request_id: str | None
+) -> Answer:
+    """The finished answer under the same clock and backstop as a streamed turn, its failures
+    as `ApiError`s with one sentence (never a traceback)."""
+    # Like the stream: the customer and the scope go along only when the turn names them.
+    kwargs: dict[str, Any] = {"user_id": plan.user_id} if plan.user_id is not None else {}
+    if asked.scope is not None:
+        kwargs["scope"] = asked.scope
+    where = f"{asked.assistant} turn (thread {plan.thread_key}, request {request_id})"
+    try:
+        with turn_clock_scope(timeout_s) as clock:
+            async with turn_backstop(clock, timeout_s):
+                answer = await plan.service.ask(asked.message, plan.thread_key, **kwargs)
+    except TimeoutError:
+        logger.warning("%s timed out after %.1f s", where, timeout_s)
+        raise ApiError(504, timeout_message(timeout_s), **_ids(request_id)) from None
+    except FrontdeskError as exc:
+        # Written for users (e.g. "the model is not installed"): safe to show as it is.
+        logger.exception("%s failed", where)
+        raise ApiError(500, str(exc), **_ids(request_id)) from None
+    except Exception:
+        logger.exception("%s failed", where)
+        raise ApiError(500, FAILURE_MESSAGE, **_ids(request_id)) from None
+    if not isinstance(answer, Answer):
+        logger.error("%s: ask() returned %s, not Answer", where, type(answer).__name__)
+        raise ApiError(500, FAILURE_MESSAGE, **_ids(request_id))
+    return answer

@@ -16,7 +16,7 @@ Beyond the seed: `{"event": "step", "step": "execute"}` while the SQL agent work
 `{"event": "cancelled"}` when the caller stopped the turn (`POST /chat/cancel`), and
 `{"event": "replace", "channel": "final", "content": ...}` when the final answer is not what
 was streamed (a checked answer rewritten from the rows, a fixed reply). The stream's guarantees
-(timeout, one error, nothing after the end) are the core's (`chat_sse_stream`).
+(timeout, one error, nothing after the end, cancel) are the core's (`run_turn`).
 """
 
 from __future__ import annotations
@@ -32,17 +32,17 @@ from sse_starlette import EventSourceResponse
 
 from frontdesk.assistants.analyst.sql_api import router as sql_router
 from frontdesk.assistants.base import AssistantService
-from frontdesk.server.deps import service_for, settings_of
-from frontdesk.server.identity import identity_of
-from frontdesk.server.middleware import request_id_of
-from frontdesk.server.schemas import (
+from frontdesk.plugin_api import (
     MessageText,
+    Streamed,
+    TurnAsked,
+    identity_of,
     json_request_body,
     read_json_body,
+    run_turn,
+    service_for,
     turn_responses,
 )
-from frontdesk.server.streaming import chat_sse_stream
-from frontdesk.server.turns import plan_turn
 
 
 class _Strict(BaseModel):
@@ -161,18 +161,6 @@ async def internal_chat_stream(request: Request, _ready: ThisService) -> EventSo
     # Conversations are keyed by (company, user, conversation): the key's own company when it
     # is configured with one, else the request's; the user namespaces the key (Caller).
     company = caller.company or conversation.company_id or "-"
-    plan = await plan_turn(
-        request, caller, NAME, f"{company}:{conversation.id}", body.input.message
-    )
-    encode = SeedEventEncoder()
-    stream = chat_sse_stream(
-        plan.service,
-        body.input.message,
-        plan.thread_key,
-        timeout_s=settings_of(request).sse_timeout_s,
-        request_id=request_id_of(request.scope),
-        user_id=plan.user_id,
-        encode=encode,
-    )
-    turns = request.app.state.turns.run((NAME, plan.thread_key), stream, encode=encode)
-    return EventSourceResponse(turns)
+    thread_id = f"{company}:{conversation.id}"
+    asked = TurnAsked(caller, NAME, thread_id, body.input.message)
+    return await run_turn(request, asked, Streamed(SeedEventEncoder()))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -28,11 +27,10 @@ from frontdesk.assistants.analyst.state import AnalystContext
 from frontdesk.assistants.analyst.turn_output import answer_of, out_of_time_answer, sources_of
 from frontdesk.assistants.base import ChatEvent
 from frontdesk.config import Settings
-from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
-from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
-from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
-from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
-from frontdesk.knowledge.mmr import MMRRetriever, MMRSettings
+from frontdesk.knowledge.index import ProgressCallback
+from frontdesk.knowledge.ingest import IngestMode, IngestReport
+from frontdesk.knowledge.mmr import MMRSettings
+from frontdesk.knowledge.opening import MarkdownKnowledge, open_markdown_knowledge
 from frontdesk.memory.checkpointer import open_checkpointer, periodic_cleanup
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
 from frontdesk.routing.router import IntentRouter, fast_paths_for, lazy_llm_route
@@ -61,11 +59,7 @@ GREETING_PATTERNS = [r"(hi|hello|hey|good (morning|afternoon|evening)|thanks|tha
 MANUAL_GATE_THRESHOLD = 0.95
 
 
-@dataclass
-class Knowledge:
-    source: MarkdownCorpus
-    index: KnowledgeIndex
-    retriever: MMRRetriever
+Knowledge = MarkdownKnowledge
 
 
 def open_knowledge(
@@ -76,23 +70,10 @@ def open_knowledge(
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
     """The user manual (RAG agent): markdown chunks, searched with MMR behind a relevance gate."""
-    corpus = load_markdown_folder(DOCS_DIR, NAME)
-    index = KnowledgeIndex(
-        settings.index_dir(NAME), models.embeddings, models.embeddings_id, title_keys=("title",)
+    retrieval = MMRSettings(top_k=5, threshold=MANUAL_GATE_THRESHOLD, min_hits=1)
+    return open_markdown_knowledge(
+        settings, models, NAME, DOCS_DIR, retrieval, ingest_mode=ingest_mode, progress=progress
     )
-    report = ingest_as_needed(
-        corpus,
-        index,
-        ingest_mode,
-        chunk_size=CHUNK_TOKENS,
-        overlap=OVERLAP_TOKENS,
-        progress=progress,
-        chunker=chunk_corpus,
-    )
-    retriever = MMRRetriever(
-        index, NAME, MMRSettings(top_k=5, threshold=MANUAL_GATE_THRESHOLD, min_hits=1)
-    )
-    return Knowledge(corpus, index, retriever), report
 
 
 def build_router(

@@ -32,14 +32,16 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from frontdesk.assistants.analyst import prompts
 from frontdesk.assistants.base import AssistantService
-from frontdesk.server.deps import service_for
-from frontdesk.server.errors import ApiError
-from frontdesk.server.identity import Caller, identity_of, require_assistant
-from frontdesk.server.schemas import (
+from frontdesk.plugin_api import (
     BODY_ERRORS,
+    ApiError,
+    Caller,
     error_responses,
+    identity_of,
     json_request_body,
     read_json_body,
+    require_assistant,
+    service_for,
 )
 
 if TYPE_CHECKING:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -25,6 +24,7 @@ from frontdesk.assistants.base import Answer
 from frontdesk.assistants.concierge import absent, nodes
 from frontdesk.assistants.concierge.graph import build_graph
 from frontdesk.assistants.concierge.out_of_time import out_of_time_answer
+from frontdesk.assistants.concierge.settings import ConciergeSettings
 from frontdesk.assistants.concierge.state import ConciergeContext
 from frontdesk.config import Settings
 from frontdesk.knowledge.focus import names_item
@@ -33,6 +33,7 @@ from frontdesk.knowledge.glossary import SPANISH_RESORT_GLOSSARY, Glossary
 from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
 from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
 from frontdesk.knowledge.loader import KnowledgeItem, KnowledgeSource, load_knowledge_file
+from frontdesk.knowledge.opening import Knowledge as OpenedKnowledge
 from frontdesk.knowledge.retriever import HybridRetriever, RetrievalSettings
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
@@ -69,15 +70,8 @@ GREETING_PATTERNS = [
 VENUE_CATEGORIES = ("restaurants", "entertainment", "hotel", "amenities", "gaming")
 
 
-@dataclass
-class Knowledge:
-    source: KnowledgeSource
-    index: KnowledgeIndex
-    retriever: HybridRetriever
-
-
-def knowledge_path(settings: Settings) -> Path:
-    return settings.knowledge_file or KNOWLEDGE_FILE
+# The resort's items (one JSON file), searched by hybrid dense + BM25 retrieval.
+Knowledge = OpenedKnowledge[KnowledgeSource, HybridRetriever]
 
 
 def open_knowledge(
@@ -88,14 +82,15 @@ def open_knowledge(
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
     """The knowledge index, (re)ingested first as `ingest_mode` says; the report if it ran."""
-    source = load_knowledge_file(knowledge_path(settings))
+    own = ConciergeSettings.of(settings)
+    source = load_knowledge_file(own.knowledge_file or KNOWLEDGE_FILE)
     index = KnowledgeIndex(settings.index_dir(NAME), models.embeddings, models.embeddings_id)
     report = ingest_as_needed(
         source,
         index,
         ingest_mode,
-        chunk_size=settings.rag_chunk_size,
-        overlap=settings.rag_chunk_overlap,
+        chunk_size=own.rag_chunk_size,
+        overlap=own.rag_chunk_overlap,
         progress=progress,
     )
     if report is not None:
@@ -104,9 +99,9 @@ def open_knowledge(
         index,
         source.property_id,
         RetrievalSettings(
-            top_k=settings.rag_top_k,
-            rrf_k=settings.rag_rrf_k,
-            min_similarity=settings.rag_min_similarity,
+            top_k=own.rag_top_k,
+            rrf_k=own.rag_rrf_k,
+            min_similarity=own.rag_min_similarity,
         ),
     )
     return Knowledge(source, index, retriever), report
@@ -261,7 +256,7 @@ async def build_service(settings: Settings, models: Models) -> GraphAssistant:
             {item.name for item in source.items if item.category in VENUE_CATEGORIES}
         ),
         max_messages=settings.max_messages,
-        validate_with_llm=settings.validator_llm,
+        validate_with_llm=ConciergeSettings.of(settings).validator_llm,
         items=list(source.items),
         glossary=Glossary.load(SPANISH_RESORT_GLOSSARY),
     )

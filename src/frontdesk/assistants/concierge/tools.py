@@ -13,7 +13,7 @@ def search_knowledge_base(
     retriever: HybridRetriever, query: str, top_k: int | None = None
 ) -> list[dict[str, Any]]:
     """General search: `{content, metadata, score}` dicts, best first; `top_k` defaults to the
-    retriever's setting (FRONTDESK_RAG_TOP_K, 5)."""
+    retriever's setting (FRONTDESK_CONCIERGE_RAG_TOP_K, 5)."""
     return retriever.search(query, top_k=top_k)
 
 

@@ -1,11 +1,11 @@
 """`POST /telecom/chat`: one telecom support turn as a single JSON answer (not streamed); the
 telecom plug-in's own route, mounted by the core's server.
 
-The turn runs the `telecom` service's `ask` under the same time limit as a streamed answer
-(running time: waiting in the model's queue does not count; a turn out of time is answered
-without the model by the service). A failure inside the turn is a 500 (a service that ignores
-the limit a 504) with one fixed sentence and the request id, never the exception's text: the
-log has the traceback.
+The turn is the core's (`run_turn`, whole answer): the same checks, journal, time limit and
+cancel as a streamed answer (running time: waiting in the model's queue does not count; a turn
+out of time is answered without the model by the service). A failure inside the turn is a 500
+(a service that ignores the limit a 504, a turn its caller stopped a 409) with one sentence and
+the request id, never a traceback: the log has it.
 """
 
 from __future__ import annotations
@@ -19,22 +19,20 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from frontdesk.assistants.base import Answer, AssistantService
-from frontdesk.errors import FrontdeskError
-from frontdesk.llm.turn_clock import turn_clock_scope
-from frontdesk.server.deps import service_for, settings_of
-from frontdesk.server.errors import ApiError, described_pattern
-from frontdesk.server.identity import identity_of
-from frontdesk.server.middleware import request_id_of
-from frontdesk.server.schemas import (
+from frontdesk.plugin_api import (
     MAX_MESSAGE_CHARS,
     MessageText,
+    TurnAsked,
     UserId,
+    Whole,
+    described_pattern,
+    identity_of,
     json_request_body,
     read_json_body,
+    run_turn,
+    service_for,
     turn_responses,
 )
-from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message, turn_backstop
-from frontdesk.server.turns import plan_turn
 
 logger = logging.getLogger("frontdesk.server")
 
@@ -122,6 +120,7 @@ ThisService = Annotated[AssistantService, Depends(service_for("telecom"))]
     response_model=TelecomChatResponse,
     openapi_extra=json_request_body(TelecomChatRequest),
     responses=turn_responses(
+        _409={"description": "The caller stopped the turn (POST /chat/cancel) before it ended"},
         _500={"description": "The turn failed; the body says so in one sentence"},
         _504={"description": "The turn ran longer than the configured time limit"},
     ),
@@ -132,49 +131,9 @@ async def telecom_chat(request: Request, _ready: ThisService) -> TelecomChatResp
     # The customer is the caller's: a key holder names its end user, the web UI's session
     # signs in as one; the message text never decides whose account is read.
     caller = identity_of(request).caller(request, end_user=body.user_id, assistant=NAME)
-    plan = await plan_turn(request, caller, NAME, body.session_id, body.message)
-    return await telecom_turn(
-        plan.service,
-        body.message,
-        plan.thread_key,
-        plan.user_id,
-        timeout_s=settings_of(request).sse_timeout_s,
-        request_id=request_id_of(request.scope),
+    answer = await run_turn(
+        request, TurnAsked(caller, NAME, body.session_id, body.message), Whole()
     )
-
-
-async def telecom_turn(
-    service: AssistantService,
-    message: str,
-    session_id: str,
-    user_id: str | None,
-    *,
-    timeout_s: float,
-    request_id: str | None = None,
-) -> TelecomChatResponse:
-    ids = {"request_id": request_id} if request_id else {}
-    try:
-        with turn_clock_scope(timeout_s) as clock:
-            async with turn_backstop(clock, timeout_s):
-                answer = await service.ask(message, session_id, user_id=user_id)
-    except TimeoutError:
-        logger.warning(
-            "telecom turn timed out after %.1f s (session %s, request %s)",
-            timeout_s,
-            session_id,
-            request_id,
-        )
-        raise ApiError(504, timeout_message(timeout_s), **ids) from None
-    except FrontdeskError as exc:
-        # Written for users (e.g. "the model is not installed"): safe to show as it is.
-        logger.exception("telecom turn failed (session %s, request %s)", session_id, request_id)
-        raise ApiError(500, str(exc), **ids) from None
-    except Exception:
-        logger.exception("telecom turn failed (session %s, request %s)", session_id, request_id)
-        raise ApiError(500, FAILURE_MESSAGE, **ids) from None
-    if not isinstance(answer, Answer):
-        logger.error("telecom ask() returned %s, not Answer", type(answer).__name__)
-        raise ApiError(500, FAILURE_MESSAGE, **ids)
     return response_of(answer)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -29,17 +28,13 @@ from frontdesk.assistants.telecom.state import TelecomContext
 from frontdesk.assistants.telecom.technical import focused_context, from_the_manual, with_sources
 from frontdesk.config import Settings
 from frontdesk.knowledge.glossary import Glossary
-from frontdesk.knowledge.index import KnowledgeIndex, ProgressCallback
-from frontdesk.knowledge.ingest import IngestMode, IngestReport, ingest_as_needed
-from frontdesk.knowledge.markdown import MarkdownCorpus, load_markdown_folder
-from frontdesk.knowledge.markdown_chunking import CHUNK_TOKENS, OVERLAP_TOKENS, chunk_corpus
+from frontdesk.knowledge.index import ProgressCallback
+from frontdesk.knowledge.ingest import IngestMode, IngestReport
 from frontdesk.knowledge.mmr import (
-    MMRRetriever,
     MMRSettings,
     citation_of,
-    index_statistics,
-    write_statistics,
 )
+from frontdesk.knowledge.opening import MarkdownKnowledge, open_markdown_knowledge
 from frontdesk.memory.checkpointer import open_checkpointer
 from frontdesk.memory.tickets import TicketStore
 from frontdesk.routing.classifier import EmbeddingIntentClassifier, load_examples
@@ -73,11 +68,7 @@ GREETING_PATTERNS = [
 ]
 
 
-@dataclass
-class Knowledge:
-    source: MarkdownCorpus
-    index: KnowledgeIndex
-    retriever: MMRRetriever
+Knowledge = MarkdownKnowledge
 
 
 def open_knowledge(
@@ -87,30 +78,17 @@ def open_knowledge(
     ingest_mode: IngestMode = "if_changed",
     progress: ProgressCallback | None = None,
 ) -> tuple[Knowledge, IngestReport | None]:
-    corpus = load_markdown_folder(DOCS_DIR, NAME)
-    index = KnowledgeIndex(
-        settings.index_dir(NAME), models.embeddings, models.embeddings_id, title_keys=("title",)
-    )
-    report = ingest_as_needed(
-        corpus,
-        index,
-        ingest_mode,
-        chunk_size=CHUNK_TOKENS,
-        overlap=OVERLAP_TOKENS,
-        progress=progress,
-        chunker=chunk_corpus,
-    )
-    if report is not None:
-        write_statistics(index.directory, index_statistics(index.vectors(NAME)))
-        logger.info("ingested %s: %s", corpus.source, report)
     threshold = TelecomSettings.of(settings).gate_threshold
-    retriever = MMRRetriever(
-        index,
+    return open_markdown_knowledge(
+        settings,
+        models,
         NAME,
+        DOCS_DIR,
         MMRSettings(threshold=threshold, audiences=(CUSTOMER_AUDIENCE,)),
+        ingest_mode=ingest_mode,
+        progress=progress,
         translate=polish_to_manuals(),
     )
-    return Knowledge(corpus, index, retriever), report
 
 
 def polish_to_manuals():

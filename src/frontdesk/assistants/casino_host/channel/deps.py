@@ -10,7 +10,9 @@ from fastapi import Depends
 from frontdesk.assistants.base import AssistantService
 from frontdesk.assistants.casino_host.channel.gateway import SmsGateway
 from frontdesk.errors import FrontdeskError
-from frontdesk.server.deps import service_for
+from frontdesk.plugin_api import (
+    service_for,
+)
 
 
 def gateway_of(service: object) -> SmsGateway:

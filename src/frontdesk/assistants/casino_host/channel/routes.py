@@ -13,7 +13,9 @@ from fastapi.responses import JSONResponse
 
 from frontdesk.assistants.casino_host.channel.deps import ThisGateway
 from frontdesk.assistants.casino_host.channel.simulator_routes import router as simulator_router
-from frontdesk.server.schemas import error_responses
+from frontdesk.plugin_api import (
+    error_responses,
+)
 
 router = APIRouter(tags=["sms"])
 router.include_router(simulator_router)

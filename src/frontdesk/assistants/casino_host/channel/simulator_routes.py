@@ -36,9 +36,12 @@ from frontdesk.assistants.casino_host.channel.simulator import (
 )
 from frontdesk.assistants.casino_host.sms.gsm import classify_encoding
 from frontdesk.assistants.casino_host.storage import Store
-from frontdesk.server.errors import ApiError
-from frontdesk.server.identity import caller_of, require_assistant
-from frontdesk.server.schemas import error_responses
+from frontdesk.plugin_api import (
+    ApiError,
+    caller_of,
+    error_responses,
+    require_assistant,
+)
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 ASSETS = {"simulator.js": "text/javascript", "simulator.css": "text/css"}

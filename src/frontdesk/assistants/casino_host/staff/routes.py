@@ -30,10 +30,14 @@ from frontdesk.assistants.casino_host.staff.alerts import reason_text
 from frontdesk.assistants.casino_host.staff.desk import STAFF_PAGE, NoSuchGuestThread, StaffDesk
 from frontdesk.assistants.casino_host.staff.sla import ack_deadline
 from frontdesk.assistants.casino_host.storage import Escalation, EscalationNotFound, StorageError
-from frontdesk.server.deps import service_for
-from frontdesk.server.errors import ApiError
-from frontdesk.server.identity import Caller, caller_of, require_assistant
-from frontdesk.server.schemas import error_responses
+from frontdesk.plugin_api import (
+    ApiError,
+    Caller,
+    caller_of,
+    error_responses,
+    require_assistant,
+    service_for,
+)
 
 # Taking or closing an escalation: (casino, escalation, who, when) -> the escalation after.
 StaffAction = Callable[[str, str, str, datetime], Awaitable[Escalation]]
@@ -66,7 +70,9 @@ def staff_caller(request: Request) -> Caller:
     return caller
 
 
-def this_desk(service: Annotated[AssistantService, Depends(service_for("casino_host"))]) -> StaffDesk:
+def this_desk(
+    service: Annotated[AssistantService, Depends(service_for("casino_host"))],
+) -> StaffDesk:
     desk = getattr(service, "staff", None)
     if not isinstance(desk, StaffDesk):
         raise ApiError(503, "The casino host's staff desk is not running.")

@@ -1,5 +1,5 @@
 """The caller's session and conversations: sign-in, the list of past threads, one thread's
-messages, feedback on an answer, and stopping a turn.
+messages, and feedback on an answer.
 
 Every route acts for the caller (`identity.caller_of`): a thread that is not theirs is a 404,
 exactly like one that does not exist, so ids can't be probed.
@@ -39,10 +39,6 @@ NOT_FOUND = "Conversation not found."
 
 def thread_store(request: Request):
     return request.app.state.threads
-
-
-def running_turns(request: Request):
-    return request.app.state.turns
 
 
 def _uuid(value: str) -> str:
@@ -243,24 +239,3 @@ async def add_feedback(request: Request, caller: CallerDep) -> dict[str, int]:
         body.assistant, key, caller.owner, body.turn, body.rating, comment
     )
     return {"id": feedback_id}
-
-
-class Cancel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    assistant: str = Field(min_length=1, max_length=64)
-    thread_id: str = Field(min_length=1, max_length=64)
-
-
-@router.post(
-    "/chat/cancel",
-    summary="Stop the turn running on one of the caller's threads.",
-    openapi_extra=json_request_body(Cancel),
-    responses=error_responses(
-        401, 403, 404, *BODY_ERRORS, _404="No such conversation for this caller"
-    ),
-)
-async def cancel_turn(request: Request, caller: CallerDep) -> dict[str, bool]:
-    body = await read_json_body(request, Cancel)
-    key = await owned_thread_key(request, caller, body.assistant, body.thread_id)
-    return {"cancelled": running_turns(request).cancel((body.assistant, key))}
