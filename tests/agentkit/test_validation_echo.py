@@ -75,3 +75,28 @@ def test_a_what_or_which_question_said_back_with_an_article_is_no_answer():
     )
     # To a yes/no question, the article is a word of the answer's own.
     assert not restates_question("The LOS LED is off.", "Is LOS LED off?")
+
+
+def test_the_users_words_about_themselves_are_not_said_as_the_assistants():
+    from frontdesk.agentkit.validation import without_users_own_words
+
+    message = "Are there poker tournaments tomorrow? I'm a regular in the poker room"
+    answer = "Yes, there are poker tournaments tomorrow. I'm a regular in the Bellagio Poker Room."
+    assert without_users_own_words(answer, message) == (
+        "Yes, there are poker tournaments tomorrow."
+    )
+    spanish = "Tengo 19 años, ¿puedo jugar a las tragamonedas?"
+    said = "Tengo 19 años. Para jugar hay que tener 21 años o más."
+    assert without_users_own_words(said, spanish) == "Para jugar hay que tener 21 años o más."
+
+
+def test_the_assistants_own_first_person_sentences_stay():
+    from frontdesk.agentkit.validation import without_users_own_words
+
+    message = "I'm vegan and my husband is celiac. Where should we have dinner?"
+    answer = "I'd recommend Harvest Room: it has vegan and gluten-free dishes. I can book nothing."
+    assert without_users_own_words(answer, message) == answer
+    # Nothing else would be left: the reply stays, and validation judges it.
+    assert without_users_own_words("I'm vegan.", "I'm vegan, where can I eat?") == "I'm vegan."
+    # A message with no first-person clause changes nothing.
+    assert without_users_own_words("We open at 9.", "When do you open?") == "We open at 9."

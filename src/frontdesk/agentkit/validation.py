@@ -80,3 +80,49 @@ def without_restated_question(answer: str, question: str) -> str:
             break
         kept.pop(0)
     return " ".join(kept) if kept else answer
+
+
+# A clause in which the writer speaks of themselves: "I'm a regular", "my husband is celiac",
+# "tengo 19 años". Said by the assistant, it is the user's words taken as its own.
+_FIRST_PERSON = re.compile(
+    r"^(i|i'm|im|i've|i'll|i'd|me|my|we|we're|were|we've|our|us"
+    r"|soy|estoy|tengo|mi|mis|somos|estamos|tenemos|nuestro|nuestra|yo|nosotros)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"(?<=[.!?;,])\s+|\s+(?:and|but|y|pero)\s+", re.IGNORECASE)
+# How much of a first-person sentence must be the user's own words to be theirs said back.
+SAID_BACK_SHARE = 0.75
+SAID_BACK_MIN_WORDS = 3
+
+
+def _first_person_words(message: str) -> set[str]:
+    words: set[str] = set()
+    for clause in _CLAUSE_END.split(message.strip()):
+        clause = clause.strip().lstrip("¿¡").replace("\u2019", "'")
+        if _FIRST_PERSON.match(clause):
+            words |= set(re.findall(r"\w+", clause.casefold()))
+    return words
+
+
+def without_users_own_words(answer: str, message: str) -> str:
+    """`answer` without the sentences that say the user's words about themselves as the
+    assistant's own: asked "Are there poker tournaments tomorrow? I'm a regular in the poker
+    room", a small model wrote "Yes, there are poker tournaments tomorrow. I'm a regular in the
+    Bellagio Poker Room." A sentence goes when it speaks in the first person and at least
+    three quarters of its words are the user's first-person words. Unchanged when nothing
+    else would be left (validation judges that)."""
+    theirs = _first_person_words(message)
+    if not theirs:
+        return answer
+    kept = []
+    for sentence in _SENTENCE_END.split(answer.strip()):
+        words = re.findall(r"\w+", sentence.casefold())
+        mine = sum(word in theirs for word in words)
+        said_back = (
+            _FIRST_PERSON.match(sentence.strip().lstrip("¿¡").replace("\u2019", "'"))
+            and mine >= SAID_BACK_MIN_WORDS
+            and mine >= SAID_BACK_SHARE * len(words)
+        )
+        if not said_back:
+            kept.append(sentence)
+    return " ".join(kept) if kept else answer

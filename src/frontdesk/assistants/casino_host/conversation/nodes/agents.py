@@ -21,7 +21,7 @@ from langgraph.runtime import Runtime
 from langgraph.types import Command
 
 from frontdesk.agentkit.streaming import message_text
-from frontdesk.agentkit.validation import without_restated_question
+from frontdesk.agentkit.validation import without_restated_question, without_users_own_words
 from frontdesk.assistants.casino_host.conversation import prompts, tools
 from frontdesk.assistants.casino_host.conversation.absent_reply import absent_reply
 from frontdesk.assistants.casino_host.conversation.composed import composed_reply
@@ -227,6 +227,7 @@ async def answer(agent: str, state: dict[str, Any], ctx: CasinoHostContext) -> C
     drafted = await call_model(ctx, agent_messages(agent, state, ctx, facts))
     if drafted is not None:
         drafted = without_restated_question(drafted, guest_text(state))
+        drafted = without_users_own_words(drafted, guest_text(state))
     if drafted is None:
         update = {**update, "model_failed": True, "skip_validation": True, "speaker": agent}
         return Command(goto=VALIDATE, update=update)
