@@ -5,6 +5,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
+from frontdesk.assistants.base import ChatEvent
 from frontdesk.assistants.concierge.service import KNOWLEDGE_FILE
 from frontdesk.assistants.telecom.service import DOCS_DIR as TELECOM_DOCS
 from frontdesk.cli import app
@@ -197,6 +198,31 @@ def test_chat_labels_the_assistant_and_prints_tools(fake_telecom):
         result.stdout
     )
     assert fake_telecom.calls[0][0] == "I want a refund" and fake_telecom.calls[0][2] == "u42"
+
+
+@pytest.mark.parametrize(
+    ("failure", "said"),
+    [
+        (TimeoutError(), "took too long to answer"),
+        (RuntimeError("db at /secret/path exploded"), "Sorry, something went wrong"),
+    ],
+)
+def test_chat_says_a_failed_turn_plainly_and_goes_on(fake_telecom, monkeypatch, failure, said):
+    calls = []
+
+    async def failing(message, thread_id, *, user_id=None):
+        calls.append(message)
+        if len(calls) == 1:
+            raise failure
+        yield ChatEvent("replace", {"content": "Second answer."})
+        yield ChatEvent("done", {"done": True})
+
+    monkeypatch.setattr(fake_telecom, "stream", failing)
+    result = runner.invoke(app, ["chat", "-a", "telecom"], input="first\nsecond\n/quit\n")
+    assert result.exit_code == 0, result.output
+    assert said in result.stdout and "Second answer." in result.stdout
+    assert "Traceback" not in result.output and "/secret/path" not in result.output
+    assert calls == ["first", "second"]
 
 
 @pytest.mark.parametrize("command", ["ask", "chat"])

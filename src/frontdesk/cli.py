@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
 import uuid
 from pathlib import Path
@@ -63,11 +64,15 @@ def serve(
     updates = {k: v for k, v in {"host": host, "port": port}.items() if v is not None}
     settings = settings.model_copy(update=updates)
     setup_logging(settings)
+    from frontdesk.assistants.registry import served_names
     from frontdesk.server.app import serve as run_server
     from frontdesk.server.startup_checks import InsecureSettings
 
+    names = served_names(settings)
+    others = f" and {', '.join(names[1:])}" if names[1:] else ""
     console.print(
-        f"Serving [bold]{settings.assistant}[/] at http://{settings.host}:{settings.port}"
+        f"Serving [bold]{names[0]}[/] (the default){others} at "
+        f"http://{settings.host}:{settings.port} (API docs: /docs)"
     )
     try:
         run_server(settings)
@@ -142,7 +147,9 @@ def chat(
 
     from rich.markup import escape
 
+    from frontdesk.llm.turn_clock import turn_clock_scope
     from frontdesk.server.schemas import check_encodable
+    from frontdesk.server.streaming import FAILURE_MESSAGE, timeout_message
 
     settings = settings_for(assistant)
     plugin_of(settings.assistant)
@@ -154,6 +161,20 @@ def chat(
         args = json.dumps(tool.get("args") or {}, ensure_ascii=False, default=str)
         result = "ok" if tool.get("ok") else f"error: {tool.get('error') or 'failed'}"
         return f"tools: {tool.get('name', '?')}({args}) -> {result}"
+
+    def show(event) -> None:
+        if event.event == "token":
+            out.print(event.data["content"], end="")
+        elif event.event == "replace":
+            out.print("\n" + event.data["content"] if event.data["content"] else "", end="")
+        elif event.event == "sources":
+            if event.data.get("sources"):
+                out.print(f"\n[dim]sources: {', '.join(event.data['sources'])}[/]", end="")
+            for tool in event.data.get("used_tools") or []:
+                if isinstance(tool, dict):
+                    out.print(f"\n[dim]{escape(tool_line(tool))}[/]", end="")
+        elif event.event == "error":
+            out.print(f"\n[red]{escape(event.data['error'])}[/]", end="")
 
     async def session(service) -> None:
         nonlocal thread_id
@@ -183,19 +204,18 @@ def chat(
                 continue
             label = escape(getattr(service, "name", None) or settings.assistant)
             out.print(f"[bold cyan]{label}>[/] ", end="")
-            async for event in service.stream(line, thread_id, user_id=user_id):
-                if event.event == "token":
-                    out.print(event.data["content"], end="")
-                elif event.event == "replace":
-                    out.print("\n" + event.data["content"] if event.data["content"] else "", end="")
-                elif event.event == "sources":
-                    if event.data.get("sources"):
-                        out.print(f"\n[dim]sources: {', '.join(event.data['sources'])}[/]", end="")
-                    for tool in event.data.get("used_tools") or []:
-                        if isinstance(tool, dict):
-                            out.print(f"\n[dim]{escape(tool_line(tool))}[/]", end="")
-                elif event.event == "error":
-                    out.print(f"\n[red]{event.data['error']}[/]", end="")
+            try:
+                # The server's turn clock: past it the assistant answers out of time itself.
+                with turn_clock_scope(settings.sse_timeout_s):
+                    async for event in service.stream(line, thread_id, user_id=user_id):
+                        show(event)
+            except TimeoutError:
+                out.print(f"\n[red]{escape(timeout_message(settings.sse_timeout_s))}[/]", end="")
+            except FrontdeskError as exc:  # written for people: the message says what to do
+                out.print(f"\n[red]{escape(str(exc))}[/]", end="")
+            except Exception:  # one failed turn; the conversation goes on
+                logging.getLogger("frontdesk.cli").debug("the turn failed", exc_info=True)
+                out.print(f"\n[red]{escape(FAILURE_MESSAGE)}[/]", end="")
             out.print()
 
     asyncio.run(with_service(settings, session))

@@ -38,7 +38,7 @@ from frontdesk.server.middleware import (
 from frontdesk.server.routes import assistants, chat, conversations, health, tickets
 from frontdesk.server.startup_checks import refuse_insecure_start
 from frontdesk.server.turns import RunningTurns
-from frontdesk.web import STATIC_DIR
+from frontdesk.web import STATIC_DIR, SWAGGER_UI_DIR
 
 logger = logging.getLogger("frontdesk.server")
 
@@ -89,8 +89,9 @@ def create_app(
         version=__version__,
         description="Grounded, guarded AI assistants: chat over SSE.",
         lifespan=lifespan,
-        # The interactive docs load Swagger UI from a CDN, which an offline server cannot
-        # reach and the Content-Security-Policy forbids; /openapi.json stays available.
+        # FastAPI's own docs pages load Swagger UI from a CDN, which an offline server cannot
+        # reach and the Content-Security-Policy forbids: /docs is served from local files
+        # (routes/assistants.py).
         docs_url=None,
         redoc_url=None,
     )
@@ -114,6 +115,7 @@ def create_app(
         app.add_middleware(middleware.cls, *middleware.args, **middleware.kwargs)
 
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    app.mount("/docs-assets", StaticFiles(directory=SWAGGER_UI_DIR), name="docs-assets")
     return app
 
 

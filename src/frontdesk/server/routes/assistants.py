@@ -1,5 +1,5 @@
 """What is served: the assistants (`/assistants`, `/property`), each assistant's web UI
-module, and the web UI's page itself."""
+module, the web UI's page itself, and the interactive API docs (`/docs`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from fastapi.responses import FileResponse
 from frontdesk.server.deps import default_assistant, resolve_service, safe_info, services_of
 from frontdesk.server.errors import ApiError
 from frontdesk.server.schemas import error_responses
-from frontdesk.web import INDEX_HTML
+from frontdesk.web import DOCS_HTML, INDEX_HTML
 
 router = APIRouter()
 
@@ -56,3 +56,9 @@ async def assistant_ui(request: Request, name: str) -> FileResponse:
 async def index() -> FileResponse:
     # no-cache: the page is tiny and must match the API it talks to after an upgrade.
     return FileResponse(INDEX_HTML, media_type="text/html", headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/docs", include_in_schema=False)
+async def api_docs() -> FileResponse:
+    # Swagger UI over /openapi.json, from files served here (`/docs-assets`), not a CDN.
+    return FileResponse(DOCS_HTML, media_type="text/html", headers={"Cache-Control": "no-cache"})
