@@ -35,7 +35,7 @@ from frontdesk.config import get_settings
 from frontdesk.eval.metrics import percentile
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.runtime import Models
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 CASINO_NUMBER = "+18605550150"
 QUESTIONS = [
@@ -238,7 +238,7 @@ async def run(tmp: Path) -> dict:
     app = create_app(settings.model_copy(update={"assistant": "casino_host"}),
                      service_factory=services)  # fmt: skip
     results = {}
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             load = Load(client, gateway.secrets.simulator_keys[0])

@@ -8,7 +8,7 @@ import pytest
 from frontdesk.assistants import registry
 from frontdesk.assistants.plugin import AssistantPlugin
 from frontdesk.config import Settings
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 
 class Fine:
@@ -50,7 +50,7 @@ async def test_a_failing_assistant_is_replaced_by_an_unavailable_one(monkeypatch
         return services
 
     app = create_app(settings, service_factory=factory)
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             down = await client.post("/chat", json={"message": "hi", "assistant": "analyst"})

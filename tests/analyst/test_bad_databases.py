@@ -14,7 +14,7 @@ from frontdesk.assistants.analyst.service import open_database
 from frontdesk.assistants.analyst.sql import check as sqlcheck
 from frontdesk.config import Settings
 from frontdesk.runtime import Models
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 
 @pytest.mark.parametrize(
@@ -56,7 +56,7 @@ async def test_the_analyst_down_leaves_the_others_serving_and_says_why(tmp_path,
             return services
 
         app = create_app(settings, service_factory=factory)
-        async with app.router.lifespan_context(app):
+        async with serving(app):
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
                 down = await client.post("/chat", json={"message": "hi", "assistant": "analyst"})

@@ -9,6 +9,7 @@ import httpx
 
 from frontdesk.config import Settings
 from frontdesk.server.app import create_app
+from frontdesk.server.app import serving as started
 
 from .test_analyst_graph import ACTIVE_TECHS, script
 
@@ -24,7 +25,7 @@ async def serving(service, tmp_path, **overrides):
         return {"analyst": service}
 
     app = create_app(settings, service_factory=factory)
-    async with app.router.lifespan_context(app):
+    async with started(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             yield client

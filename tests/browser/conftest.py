@@ -71,6 +71,7 @@ class LiveServer:
             return {service.name: service for service in services}
 
         app = create_app(Settings(**(options | settings)), service_factory=load or factory)
+        self.app = app
         self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.socket.bind(("127.0.0.1", 0))
         self.url = f"http://127.0.0.1:{self.socket.getsockname()[1]}"
@@ -85,7 +86,8 @@ class LiveServer:
     def __enter__(self) -> Self:
         self.thread.start()
         deadline = time.monotonic() + 20
-        while not self.server.started:
+        # Serving first, then the assistants, built in the background (server/app.py).
+        while not (self.server.started and self.app.state.loaded.is_set()):
             if not self.thread.is_alive() or time.monotonic() > deadline:
                 raise RuntimeError("the test server did not start")
             time.sleep(0.05)

@@ -22,7 +22,7 @@ from frontdesk.assistants.casino_host.settings import DEV_SIMULATOR_KEY
 from frontdesk.assistants.registry import plugin
 from frontdesk.config import NotifyLevel
 from frontdesk.runtime import Models
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 from frontdesk.server.startup_checks import InsecureSettings, production_problems
 
 from .test_service import offline_settings
@@ -62,7 +62,7 @@ async def production_app(tmp_path):
         return {"casino_host": service}
 
     app = create_app(settings, service_factory=services)
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield client, service

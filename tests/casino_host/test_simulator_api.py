@@ -11,6 +11,7 @@ import httpx
 from frontdesk.assistants.casino_host.build import build_service
 from frontdesk.runtime import Models
 from frontdesk.server.app import create_app
+from frontdesk.server.app import serving as started
 
 from .test_service import offline_settings
 
@@ -24,7 +25,7 @@ async def serving(settings):
 
     app = create_app(settings.model_copy(update={"assistant": "casino_host"}),
                      service_factory=services)  # fmt: skip
-    async with app.router.lifespan_context(app):
+    async with started(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
             yield client

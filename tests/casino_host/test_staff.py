@@ -24,7 +24,7 @@ from frontdesk.config import NotifyLevel
 from frontdesk.llm.scripted import ScriptedChatModel
 from frontdesk.notify import SIGNATURE_HEADER, TIMESTAMP_HEADER, build_notifier, verify_signature
 from frontdesk.runtime import Models
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 from .test_service import offline_settings
 
@@ -194,7 +194,7 @@ async def staff_api(built):
         return {"casino_host": service}
 
     app = create_app(settings, service_factory=services)
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             yield client, service

@@ -13,7 +13,7 @@ from tests.plugins.echo_package import write_echo_package
 
 from frontdesk.assistants import registry
 from frontdesk.config import Settings
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 
 @pytest.fixture
@@ -42,7 +42,7 @@ def test_without_the_package_it_is_unknown():
 async def test_the_server_serves_it_with_its_own_route_and_ui(echo_installed, tmp_path):
     settings = Settings(data_dir=tmp_path / "data", assistants=["echo"], _env_file=None)
     app = create_app(settings)  # the registry loads the services: nothing is faked
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             chat = await client.post("/chat", json={"message": "hello", "assistant": "echo"})

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 
 from frontdesk.assistants.base import Answer, AssistantService, ChatEvent
 from frontdesk.config import Settings
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 
 class FakeService:
@@ -140,7 +140,7 @@ def service() -> FakeService:
 @asynccontextmanager
 async def running(app: FastAPI, client_ip: str = "127.0.0.1") -> AsyncIterator[httpx.AsyncClient]:
     """The app with its lifespan run (services loaded), behind an httpx client."""
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app, client=(client_ip, 50000))
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
             yield client

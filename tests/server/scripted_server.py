@@ -54,7 +54,11 @@ def scripted_server(
             if process.poll() is not None:
                 raise AssertionError(f"the server exited: {log.read_text()[-3000:]}")
             try:
-                if httpx.get(f"{url}/health/ready", timeout=2).status_code == 200:
+                # Ready, and no assistant still starting (they are built in the background).
+                listed = httpx.get(f"{url}/assistants", timeout=2).json()["assistants"]
+                if httpx.get(f"{url}/health/ready", timeout=2).status_code == 200 and not any(
+                    a.get("starting") for a in listed
+                ):
                     break
             except httpx.HTTPError:
                 pass

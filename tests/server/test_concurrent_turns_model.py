@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from frontdesk.config import Settings, get_settings
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 pytestmark = pytest.mark.model
 
@@ -41,7 +41,7 @@ async def test_ten_concurrent_streamed_turns_all_end_in_done(tmp_path, parse_sse
         _env_file=None,
     )
     app = create_app(settings)
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 50000))
         async with httpx.AsyncClient(
             transport=transport, base_url="http://testserver", timeout=None

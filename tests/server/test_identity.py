@@ -14,7 +14,7 @@ from tests.server.test_telecom_api import FakeTelecom
 
 from frontdesk.assistants.base import ChatEvent
 from frontdesk.config import NotifyLevel
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 from frontdesk.server.identity import COOKIE_NAME
 
 THREAD = "6f1c2f6e-5a4b-4c1d-9e8f-0a1b2c3d4e5f"
@@ -46,7 +46,7 @@ def bearer(key: str) -> dict[str, str]:
 
 async def test_another_callers_thread_is_404_with_no_detail(settings, service):
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         anonymous = httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://testserver"
         )
@@ -78,7 +78,7 @@ async def test_forged_and_expired_cookies_and_unknown_keys_are_401(
 ):
     settings.session_max_age_days = 1 / 24  # an hour
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app), browser(app) as client:
+    async with serving(app), browser(app) as client:
         cookie = client.cookies[COOKIE_NAME]
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as forger:
@@ -128,7 +128,7 @@ async def test_required_mode_refuses_callers_without_credentials(settings, servi
     settings.notify_chain = [NotifyLevel(email=["host-desk@casino.example"])]
     settings.notify_smtp_host = "smtp.casino.example"
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             bare = await client.post("/chat", json={"message": "hi"})
@@ -139,7 +139,7 @@ async def test_required_mode_refuses_callers_without_credentials(settings, servi
 
 async def test_a_key_holders_end_users_have_threads_of_their_own(settings, service):
     app = create_app(with_keys(settings), service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
             for user in ("u1", "u2", "u1"):
@@ -162,7 +162,7 @@ async def test_a_key_holders_end_users_have_threads_of_their_own(settings, servi
 async def test_telecom_customer_comes_from_the_signed_in_session(settings):
     telecom = FakeTelecom()
     app = create_app(settings, service_factory=lambda _s: _one(telecom))
-    async with app.router.lifespan_context(app), browser(app) as client:
+    async with serving(app), browser(app) as client:
         before = await client.post(
             "/telecom/chat", json={"session_id": "s1", "message": "my plan?", "user_id": "u1"}
         )
@@ -187,7 +187,7 @@ async def test_feedback_is_stored_for_the_callers_own_answer(settings, service, 
     from frontdesk.memory.threads import ThreadStore
 
     app = create_app(settings, service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app), browser(app) as alice, browser(app) as bob:
+    async with serving(app), browser(app) as alice, browser(app) as bob:
         await alice.post("/chat", json={"message": "hi", "thread_id": THREAD})
         vote = {"assistant": "concierge", "thread_id": THREAD, "turn": 0, "rating": "down"}
         liked = await alice.post("/feedback", json={**vote, "comment": " wrong hours "})
@@ -217,7 +217,7 @@ async def test_stop_cancels_the_running_turn_on_the_server(settings, service):
 
     service.stream = slow_stream
     app = create_app(settings, service_factory=lambda _s: _one(service))
-    async with app.router.lifespan_context(app), browser(app) as client:
+    async with serving(app), browser(app) as client:
         chat = asyncio.create_task(
             client.post("/chat", json={"message": "hi", "thread_id": THREAD})
         )

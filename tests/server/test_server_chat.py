@@ -7,7 +7,7 @@ import time
 import uuid
 
 from frontdesk.assistants.base import ChatEvent
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 from frontdesk.server.streaming import FAILURE_MESSAGE, chat_sse_stream
 
 THREAD = "6f1c2f6e-5a4b-4c1d-9e8f-0a1b2c3d4e5f"
@@ -197,7 +197,7 @@ async def test_disconnect_through_the_asgi_app(settings, make_service, factory_f
             (b"content-length", str(len(body)).encode()),
         ],
     }
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         with caplog.at_level("INFO"):
             await asyncio.wait_for(app(scope, receive, send), timeout=5)
 

@@ -10,7 +10,7 @@ import re
 import httpx
 import pytest
 
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 from frontdesk.server.middleware import (
     ErrorHandlingMiddleware,
     RateLimitMiddleware,
@@ -94,7 +94,7 @@ async def test_rate_limit_on_chat_only_per_client_ip(settings, make_service, fac
         return httpx.AsyncClient(transport=transport, base_url="http://testserver")
 
     async with (
-        app.router.lifespan_context(app),
+        serving(app),
         client_from("10.0.0.1") as first,
         client_from("10.0.0.2") as second,
     ):

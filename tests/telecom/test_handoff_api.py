@@ -11,7 +11,7 @@ import pytest
 
 from frontdesk.config import Settings
 from frontdesk.memory.tickets import TicketStore
-from frontdesk.server.app import create_app
+from frontdesk.server.app import create_app, serving
 
 DESK = "desk-key-0123456789abcdef"  # the support team: telecom only
 SHOP = "shop-key-0123456789abcdef"  # another team: the concierge only
@@ -60,7 +60,7 @@ async def app_with_telecom(settings, telecom):
         return {"telecom": service}
 
     app = create_app(settings, service_factory=load)
-    async with app.router.lifespan_context(app):
+    async with serving(app):
         yield app, llm
     tickets.close()
 

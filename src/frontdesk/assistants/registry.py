@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -96,11 +96,16 @@ def served_plugins(settings: Settings) -> list[AssistantPlugin]:
 
 
 async def load_services(
-    settings: Settings, models: Models | None = None, names: list[str] | None = None
+    settings: Settings,
+    models: Models | None = None,
+    names: list[str] | None = None,
+    *,
+    on_loaded: Callable[[str, AssistantService], None] | None = None,
 ) -> Mapping[str, AssistantService]:
     """The services the server runs: the default assistant and the others configured, all
     sharing one chat model and one embedding model (or only `names`: the CLI's one). Names
-    are checked before any loads."""
+    are checked before any loads. `on_loaded(name, service)` as each one is built, the default
+    first, so a server answers with it while the others still start."""
     models = models or Models(settings)
     names = names or served_names(settings)
     default = default_name(settings)
@@ -124,6 +129,8 @@ async def load_services(
                     else f"{type(exc).__name__} (for example, its database is not reachable)"
                 )
                 services[name] = UnavailableService(name, reason)
+            if on_loaded is not None:
+                on_loaded(name, services[name])
     except BaseException:
         for service in services.values():
             await service.aclose()

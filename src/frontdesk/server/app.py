@@ -8,6 +8,8 @@ Build it with `create_app(settings)`; run it with `serve(settings)` or
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import asynccontextmanager
@@ -45,11 +47,43 @@ logger = logging.getLogger("frontdesk.server")
 ServiceFactory = Callable[[Settings], Awaitable[Mapping[str, AssistantService]]]
 
 
-async def _load_registered_services(settings: Settings) -> Mapping[str, AssistantService]:
-    # Imported here so building the app (and its tests) never pulls in graphs or models.
-    from frontdesk.assistants.registry import load_services
+def _registry_loader(app: FastAPI) -> ServiceFactory:
+    """The registry's assistants, each served as soon as it is built (the rest still starting)."""
 
-    return await load_services(settings)
+    async def load(settings: Settings) -> Mapping[str, AssistantService]:
+        # Imported here so building the app (and its tests) never pulls in graphs or models.
+        from frontdesk.assistants.registry import load_services
+
+        return await load_services(settings, on_loaded=app.state.services.__setitem__)
+
+    return load
+
+
+async def _load_assistants(app: FastAPI, settings: Settings, load: ServiceFactory) -> None:
+    """Build the assistants after the server is up: `/health/live` answers at once, and an
+    assistant still starting answers 503 with Retry-After (deps.resolve_service)."""
+    # One turn of the loop first, so the server takes its first requests before any build.
+    await asyncio.sleep(0)
+    try:
+        app.state.services.update(await load(settings))
+        logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
+    except Exception as exc:
+        # Keep serving: /health reports degraded and /chat answers 503 instead of the
+        # process dying in a restart loop.
+        app.state.load_error = f"{type(exc).__name__}: {exc}"
+        app.state.services.clear()  # those built before the failure were closed with it
+        logger.exception("loading the assistants failed; serving in degraded mode")
+    finally:
+        app.state.loaded.set()
+
+
+@asynccontextmanager
+async def serving(app: FastAPI) -> AsyncIterator[FastAPI]:
+    """The app's lifespan, past the point where every assistant has loaded (or failed to):
+    for code that runs the app in process and asks it right away (tests, benchmarks)."""
+    async with app.router.lifespan_context(app):
+        await app.state.loaded.wait()
+        yield app
 
 
 def create_app(
@@ -57,25 +91,23 @@ def create_app(
 ) -> FastAPI:
     """Build the API. `service_factory` loads the assistants (default: the registry)."""
     settings = settings or get_settings()
-    load_services = service_factory or _load_registered_services
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         app.state.services = {}
         app.state.load_error = None
+        app.state.loaded = asyncio.Event()
         app.state.threads = ThreadStore(settings.threads_path)
         app.state.tickets = TicketStore(settings.threads_path)
-        try:
-            app.state.services = dict(await load_services(settings))
-            logger.info("assistants loaded: %s", ", ".join(sorted(app.state.services)) or "none")
-        except Exception as exc:
-            # Keep serving: /health reports degraded and /chat answers 503 instead of the
-            # process dying in a restart loop.
-            app.state.load_error = f"{type(exc).__name__}: {exc}"
-            logger.exception("loading the assistants failed; serving in degraded mode")
+        load = service_factory or _registry_loader(app)
+        loading = asyncio.create_task(_load_assistants(app, settings, load))
         try:
             yield
         finally:
+            if not loading.done():  # stopped while still starting
+                loading.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await loading
             for name, service in app.state.services.items():
                 try:
                     await service.aclose()
@@ -98,6 +130,7 @@ def create_app(
     app.state.settings = settings
     app.state.services = {}
     app.state.load_error = None
+    app.state.loaded = asyncio.Event()
     app.state.plugins = {plugin.name: plugin for plugin in served_plugins(settings)}
     refuse_insecure_start(settings, app.state.plugins.values())
     app.state.identity = Identity(settings)

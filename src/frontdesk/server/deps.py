@@ -40,6 +40,13 @@ def safe_info(service: AssistantService) -> dict[str, Any]:
         return {}
 
 
+def starting(request: Request, name: str) -> bool:
+    """Whether `name` is one of the served assistants and is still being built."""
+    loaded = getattr(request.app.state, "loaded", None)
+    plugins = getattr(request.app.state, "plugins", {})
+    return loaded is not None and not loaded.is_set() and name in plugins
+
+
 def resolve_service(request: Request, name: str | None) -> AssistantService:
     """The named (or default) assistant, ready to answer; else a 404 or 503 ApiError."""
     name = name or default_assistant(request)
@@ -51,6 +58,13 @@ def resolve_service(request: Request, name: str | None) -> AssistantService:
                 503,
                 "The assistants failed to load; the server is running in degraded mode. "
                 "See the server log for the cause.",
+            )
+        if starting(request, name):
+            raise ApiError(
+                503,
+                f"The assistant '{name}' is starting. Please try again in a few seconds.",
+                assistant=name,
+                headers={"Retry-After": "5"},
             )
         known = sorted(services)
         shown = name if len(name) <= 40 else name[:40] + "…"

@@ -8,7 +8,13 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse
 
-from frontdesk.server.deps import default_assistant, resolve_service, safe_info, services_of
+from frontdesk.server.deps import (
+    default_assistant,
+    resolve_service,
+    safe_info,
+    services_of,
+    starting,
+)
 from frontdesk.server.errors import ApiError
 from frontdesk.server.schemas import error_responses
 from frontdesk.web import DOCS_HTML, INDEX_HTML
@@ -32,13 +38,18 @@ async def property_info(
 async def assistants(request: Request) -> dict[str, Any]:
     plugins = request.app.state.plugins
     services = services_of(request)
-    # In the plug-ins' display order; a service a test loads without a plug-in goes last.
-    names = [n for n in plugins if n in services] + sorted(set(services) - set(plugins))
+    # In the plug-ins' display order, those still starting too (the web UI says so and asks
+    # again); a service a test loads without a plug-in goes last.
+    names = [n for n in plugins if n in services or starting(request, n)]
+    names += sorted(set(services) - set(plugins))
     listed = []
     for name in names:
-        service = services[name]
         about = plugins[name].public() if name in plugins else {"name": name, "title": name}
-        listed.append({**about, "ready": service.ready, "info": safe_info(service)})
+        service = services.get(name)
+        if service is None:
+            listed.append({**about, "ready": False, "starting": True, "info": {}})
+        else:
+            listed.append({**about, "ready": service.ready, "info": safe_info(service)})
     return {"default": default_assistant(request), "assistants": listed}
 
 

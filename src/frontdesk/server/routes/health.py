@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request
 
 from frontdesk import __version__
 from frontdesk.server.admission import queue_status
-from frontdesk.server.deps import default_assistant, safe_info, services_of
+from frontdesk.server.deps import default_assistant, safe_info, services_of, starting
 from frontdesk.server.errors import ApiError
 from frontdesk.server.schemas import error_responses
 
@@ -31,6 +31,8 @@ async def health(request: Request) -> dict[str, Any]:
     }
     if request.app.state.load_error is not None:
         body["reason"] = "the assistants failed to load; see the server log"
+    elif service is None and starting(request, name):
+        body["reason"] = f"the default assistant '{name}' is starting"
     elif service is None:
         body["reason"] = f"the default assistant '{name}' is not loaded"
     return body
