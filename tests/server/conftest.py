@@ -126,6 +126,8 @@ def settings(tmp_path) -> Settings:
     return Settings(
         data_dir=tmp_path,
         assistant="concierge",
+        # The fakes use no model; /health's model check sees the scripted one.
+        llm_provider="scripted",
         rate_limit_chat_per_minute=1000,
         sse_timeout_s=5.0,
         allowed_origins=[],

@@ -13,13 +13,18 @@ async def test_health_is_healthy_with_a_ready_loaded_assistant(client):
     response = await client.get("/health")
 
     assert response.status_code == 200
-    assert response.json() == {
+    body = response.json()
+    checks = body.pop("checks")
+    assert body == {
         "status": "healthy",
         "version": __version__,
         "agent_ready": True,
         "property_loaded": True,
         "assistant": "concierge",
+        "assistants": [{"name": "concierge", "status": "ready"}],
     }
+    assert [(c["name"], c["ok"]) for c in checks] == [("database", True), ("model", True)]
+    assert checks[0]["detail"].startswith("sqlite answered in ")
     assert (await client.get("/health/live")).json() == {"status": "alive"}
     ready = await client.get("/health/ready")
     assert ready.status_code == 200 and ready.json()["status"] == "ready"
@@ -37,9 +42,10 @@ async def test_health_degraded_when_the_factory_raises(settings, start):
 
     assert health.status_code == 200
     body = health.json()
-    assert body["status"] == "degraded"
+    # Nobody can be answered: unhealthy, and the reason without the exception's text.
+    assert body["status"] == "unhealthy"
     assert body["agent_ready"] is False and body["property_loaded"] is False
-    assert "failed to load" in body["reason"] and "corrupt" not in body["reason"]
+    assert "failed to load" in body["reason"] and "corrupt" not in str(body)
     assert live.status_code == 200
     assert ready.status_code == 503 and "not ready" in ready.json()["error"]
     assert assistants.json()["assistants"] == []
@@ -165,3 +171,49 @@ def test_serve_runs_uvicorn_on_the_configured_address(settings, monkeypatch):
     assert (call["host"], call["port"]) == ("0.0.0.0", 9123)
     assert isinstance(call["app"], FastAPI) and call["app"].state.settings is settings
     assert call["access_log"] is False  # our middleware writes the access log
+
+
+async def test_a_database_that_does_not_answer_is_named_and_live_stays_200(
+    settings, service, start
+):
+    from sqlalchemy import create_engine
+
+    async with start(settings, service) as client:
+        app = client._transport.app
+        # Nothing listens on port 1: the store's database is down.
+        app.state.threads.engine = create_engine("postgresql+psycopg://nobody@127.0.0.1:1/gone")
+        health = (await client.get("/health")).json()
+        ready = await client.get("/health/ready")
+        live = await client.get("/health/live")
+
+    assert health["status"] == "unhealthy" and health["reason"] == "not answering: database"
+    database = {c["name"]: c for c in health["checks"]}["database"]
+    assert database["ok"] is False and "127.0.0.1" not in database["detail"]
+    assert ready.status_code == 503 and ready.json()["failed"] == ["database"]
+    assert ready.json()["error"].startswith("Not ready: database: failed (")
+    assert live.status_code == 200
+
+
+async def test_an_embedded_model_not_installed_is_named_with_the_command(service, start, tmp_path):
+    from frontdesk.config import Settings
+
+    bare = Settings(
+        data_dir=tmp_path, assistant="concierge", llm_provider="embedded", allowed_origins=[]
+    )
+    async with start(bare, service) as client:
+        ready = await client.get("/health/ready")
+        health = (await client.get("/health")).json()
+
+    assert ready.status_code == 503 and ready.json()["failed"] == ["model"]
+    assert "run `frontdesk models install`" in ready.json()["error"]
+    assert health["status"] == "unhealthy"
+
+
+async def test_a_model_server_that_does_not_answer_is_named(settings, service, start):
+    settings.llm_provider = "openai"
+    settings.llm_base_url = "http://127.0.0.1:1/v1"  # nothing listens there
+    async with start(settings, service) as client:
+        ready = await client.get("/health/ready")
+
+    assert ready.status_code == 503 and ready.json()["failed"] == ["model"]
+    assert "127.0.0.1" not in ready.json()["error"]

@@ -21,18 +21,20 @@ async def test_live_at_once_and_each_assistant_503_until_built(settings, service
 
     app = create_app(settings, service_factory=slow_load)
     transport = httpx.ASGITransport(app=app)
-    async with app.router.lifespan_context(app):
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            live = await client.get("/health/live")
-            chat = await client.post("/chat", json={"message": "hi"})
-            ready = await client.get("/health/ready")
-            health = (await client.get("/health")).json()
-            listed = (await client.get("/assistants")).json()["assistants"]
-            release.set()
-            await app.state.loaded.wait()
-            after = await client.post("/chat", json={"message": "hi"})
-            ready_after = await client.get("/health/ready")
-            unknown = await client.post("/chat", json={"message": "hi", "assistant": "telecom"})
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=transport, base_url="http://test") as client,
+    ):
+        live = await client.get("/health/live")
+        chat = await client.post("/chat", json={"message": "hi"})
+        ready = await client.get("/health/ready")
+        health = (await client.get("/health")).json()
+        listed = (await client.get("/assistants")).json()["assistants"]
+        release.set()
+        await app.state.loaded.wait()
+        after = await client.post("/chat", json={"message": "hi"})
+        ready_after = await client.get("/health/ready")
+        unknown = await client.post("/chat", json={"message": "hi", "assistant": "telecom"})
 
     assert live.status_code == 200
     assert chat.status_code == 503 and chat.headers["retry-after"] == "5"

@@ -53,8 +53,13 @@ def _registry_loader(app: FastAPI) -> ServiceFactory:
     async def load(settings: Settings) -> Mapping[str, AssistantService]:
         # Imported here so building the app (and its tests) never pulls in graphs or models.
         from frontdesk.assistants.registry import load_services
+        from frontdesk.runtime import Models
 
-        return await load_services(settings, on_loaded=app.state.services.__setitem__)
+        # Kept on the app: /health tells whether the chat model is loaded yet.
+        app.state.models = Models(settings)
+        return await load_services(
+            settings, app.state.models, on_loaded=app.state.services.__setitem__
+        )
 
     return load
 
