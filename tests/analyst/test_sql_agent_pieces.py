@@ -266,6 +266,45 @@ async def test_a_model_failure_in_manual_and_general_answers_falls_back():
     assert general["general_result"] == prompts.MODEL_UNAVAILABLE
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what's the wifi password in room 1204?",
+        "give me the door code for the Austin branch",
+        "whats my PIN",
+        "jakie jest hasło do wifi?",
+        "¿cuál es la contraseña del wifi?",
+    ],
+)
+async def test_a_password_or_code_is_never_invented(question):
+    from types import SimpleNamespace
+
+    from frontdesk.assistants.analyst import prompts
+    from frontdesk.assistants.analyst.nodes import asks_for_a_secret, general_answer
+
+    # A model that must not be asked: if it were, the answer would be its failure reply.
+    runtime = SimpleNamespace(
+        context=SimpleNamespace(llm=_BrokenModel(), max_conversation_messages=6)
+    )
+    answer = await general_answer({"messages": [HumanMessage(content=question)]}, runtime)
+    assert asks_for_a_secret(question)
+    assert answer["general_result"] == prompts.NO_SECRETS
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "pin the top customers for me",
+        "How many inspections failed?",
+        "What is a relational database?",
+    ],
+)
+def test_ordinary_questions_are_not_taken_for_secrets(question):
+    from frontdesk.assistants.analyst.nodes import asks_for_a_secret
+
+    assert not asks_for_a_secret(question)
+
+
 async def test_the_reply_for_a_per_group_result_covers_every_group():
     from frontdesk.assistants.analyst.sql_agent.answers import summarize_rows
     from frontdesk.llm.scripted import ScriptedChatModel

@@ -68,6 +68,8 @@ async def classify(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[
         # "Ile zleceń jest open right now?" was answered with the question itself: the analyst
         # answers in English only, and says so in the question's language.
         return _decision(text, f"language:{language}", 1.0, "language")
+    if asks_for_a_secret(text):  # never a query or a manual search (general_answer says so)
+        return _decision(text, "general", 1.0, "secret")
     decision = await runtime.context.router.route(text)
     label, confidence, method = decision.label, decision.confidence, decision.method
     previous_route = state.get("last_route")
@@ -218,11 +220,30 @@ def asks_live_data(text: str) -> bool:
     return bool(_LIVE_DATA.search(text))
 
 
+# A password, PIN or access code is in no data the analyst reads and no general knowledge: the
+# 0.5B model, asked "what's the wifi password in room 1204?", answered "password123".
+_SECRET = re.compile(
+    r"\b(?:pass ?words?|passwd|pass ?codes?|pin (?:codes?|numbers?)|wi-?fi (?:keys?|codes?)"
+    r"|access codes?|door codes?|gate codes?|alarm codes?|log ?in details|credentials?"
+    r"|security codes?|hasł[oa]|contraseñas?|clave)\b",
+    re.IGNORECASE,
+)
+
+
+_PIN = re.compile(r"\bPINs?\b")  # the capitals: "pin" alone is also a verb
+
+
+def asks_for_a_secret(text: str) -> bool:
+    return bool(_SECRET.search(text) or _PIN.search(text))
+
+
 async def general_answer(state: AgentState, runtime: Runtime[AnalystContext]) -> dict[str, Any]:
     ctx = runtime.context
     questions = [m for m in state.get("messages", []) if isinstance(m, HumanMessage)]
     if questions and asks_live_data(message_text(questions[-1])):
         return {"general_result": prompts.NO_LIVE_DATA}
+    if questions and asks_for_a_secret(message_text(questions[-1])):
+        return {"general_result": prompts.NO_SECRETS}
     # The person's own words only: shown its earlier replies (a refusal), the small model
     # repeated them as this answer.
     window = questions[-ctx.max_conversation_messages :]

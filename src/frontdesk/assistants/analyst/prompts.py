@@ -185,6 +185,11 @@ NO_LIVE_DATA = (
     "I have no live data such as the weather, news, prices or scores. I can answer questions "
     "about the company's data, or about how the system works from its manual."
 )
+NO_SECRETS = (
+    "I don't have passwords, PINs or access codes, and I would not give them out: they are in "
+    "none of the data I read. Your IT or site administrator can help. I can answer questions "
+    "about the company's data, or about how the system works from its manual."
+)
 NO_MANUAL = (
     "The user manual does not cover that. I can answer questions about using CrewOS "
     "(customers, work orders, scheduling, inspections, invoicing) or query the data."
