@@ -201,3 +201,18 @@ def test_a_where_question_of_its_own_is_not_about_the_venue_before(mohegan):
     # A message that leans on it still asks where the venue before is.
     found = field_reply(ctx, "where is it?", "en", [], Before("is tom's urban open today?"))
     assert found is not None and found.venue == "Tom's Urban"
+
+
+def test_a_kind_of_place_named_is_that_place_not_the_venue_before(mohegan):
+    # After "¿tienen mariscos?" named Jasper White's Summer Shack first, "is the buffet open on
+    # monday?" was answered with the Summer Shack's Monday hours (web UI walk).
+    ctx = context(mohegan)
+    shack = "Jasper White's Summer Shack"
+    before = Before("¿tienen mariscos?", f"Restaurantes en Mohegan Sun: {shack} y Seasons Buffet.")
+    found = field_reply(ctx, "is the buffet open on monday?", "en", [], before)
+    assert found is not None and found.venue == "Seasons Buffet"
+    also = field_reply(ctx, "and the buffet?", "en", [], Before("is the shack open monday?", ""))
+    assert also is not None and also.venue == "Seasons Buffet"
+    # A message that points back stays on the venue the answer before named first.
+    back = field_reply(ctx, "is it open on monday?", "en", [], before)
+    assert back is not None and back.venue == shack

@@ -28,7 +28,12 @@ from frontdesk.assistants.casino_host.conversation.naming import (
 from frontdesk.knowledge.absence import content_words, guide_words, known, vocabulary
 from frontdesk.knowledge.dates import asked_range
 from frontdesk.routing.asked_field import asked_field
-from frontdesk.routing.followup import asks_its_own_question, corrects_previous, is_follow_up
+from frontdesk.routing.followup import (
+    asks_its_own_question,
+    corrects_previous,
+    is_follow_up,
+    refers_back,
+)
 
 # The content's own values, as a Spanish-speaking guest reads them.
 SPANISH_VALUES = {
@@ -99,16 +104,32 @@ def asked_venue(ctx: CasinoHostContext, question: str, hits: Sequence[SearchHit]
     that looks out over the casino" makes no steakhouse a bar; nor "one", "much" or "open")."""
     if (named := named_venue(ctx, question)) is not None:
         return named
-    own_name = guide_words(ctx.catalog.casino.name)
-    words = content_words(ctx.in_content_words(question), own_name) - _FIELD_WORDS
-    wanted = {w for w in words if len(w) >= 3}  # "ver O" names no "O Theatre"
+    wanted = _wanted_words(ctx, question)
     for hit in hits:
         venue = hit.item
-        if isinstance(venue, Venue) and wanted:
-            label = vocabulary(f"{venue.name} {venue.kind.replace('_', ' ')} {venue.cuisine or ''}")
-            if any(known(word, label) for word in wanted):
-                return venue
+        if isinstance(venue, Venue) and _labelled(venue, wanted):
+            return venue
     return None
+
+
+def venues_of_kind(ctx: CasinoHostContext, question: str) -> list[Venue]:
+    """This casino's venues whose name, kind or cuisine has a word of `question`: "is the buffet
+    open on monday?" asks about the casino's buffet, whatever the turn before was about."""
+    wanted = _wanted_words(ctx, question)
+    return [venue for venue in ctx.catalog.venues() if _labelled(venue, wanted)]
+
+
+def _wanted_words(ctx: CasinoHostContext, question: str) -> set[str]:
+    own_name = guide_words(ctx.catalog.casino.name)
+    words = content_words(ctx.in_content_words(question), own_name) - _FIELD_WORDS
+    return {w for w in words if len(w) >= 3}  # "ver O" names no "O Theatre"
+
+
+def _labelled(venue: Venue, wanted: set[str]) -> bool:
+    if not wanted:
+        return False
+    label = vocabulary(f"{venue.name} {venue.kind.replace('_', ' ')} {venue.cuisine or ''}")
+    return any(known(word, label) for word in wanted)
 
 
 # Words that ask for a field, not for a venue ("how late", "dress code").
@@ -156,8 +177,14 @@ def field_reply(
     # "no wait, I meant the steakhouse": the field before, about another venue.
     takes_back = corrects_previous(question)
     venue = named
+    # A message that names a kind of place the casino has ("is the buffet open on monday?",
+    # "and the buffet?") is about that place, not the venue before, unless it points back
+    # ("is it a buffet?"); naming a kind several venues have, about none of them.
+    of_kind = [] if venue is not None or refers_back(question) else venues_of_kind(ctx, question)
     if venue is None and searched and (not leans_back or takes_back):
         venue = asked_venue(ctx, question, hits)
+    if venue is None and searched and len(of_kind) == 1:
+        venue = of_kind[0]
     # "is picasso open tonight?" at a casino without a Picasso is not about the venue before.
     # Where, of the venue before, only when the message leans on it ("where is it?"): "quiero
     # mariscos esta noche, ¿dónde me recomiendas?" asks for a place, not the last one's.
@@ -167,6 +194,7 @@ def field_reply(
         and before
         and carries
         and not takes_back
+        and not of_kind
         and not names_elsewhere(ctx, question)
     ):
         venue = named_venue(ctx, before.question) or named_venue(ctx, before.answer)
