@@ -58,3 +58,34 @@ def test_a_question_the_manual_holds_gets_its_sentences_quoted_and_cited():
     assert sources["documents"][0]["title"] == "Internet troubleshooting — Connection drops"
     quoted = [c for c in sources["claims"] if "between 36 and 48" in c["text"]]
     assert quoted and quoted[0]["cites"] == [1]
+
+
+def test_each_cited_section_opens_on_its_own_text_whatever_the_order():
+    """The citations of an answer need not follow the order of the retrieved hits: each
+    document's text is its own section's (a Polish question's marks had opened the invoices
+    section on the APN steps)."""
+    from frontdesk.assistants.telecom.service import sources_of
+    from frontdesk.knowledge.mmr import citation_of
+
+    apn = {
+        "content": "1) Connect to Wi-Fi and go to Settings > General > About.",
+        "metadata": {
+            "title": "APN Settings",
+            "section_path": "APN Settings > iPhone",
+            "path": "04.md",
+        },
+        "score": 0.5,
+    }
+    invoices = {
+        "content": "Plan zmienisz w aplikacji w zakładce Plan.",
+        "metadata": {"title": "Faktury", "section_path": "Faktury > Zmiana planu", "path": "12.md"},
+        "score": 0.6,
+    }
+    state = {
+        "route": "technical",
+        "retrieved_context": [invoices, apn],
+        "last_docs": [citation_of(apn), citation_of(invoices)],
+    }
+    documents = sources_of(state)["documents"]
+    assert [d["title"] for d in documents] == ["APN Settings — iPhone", "Faktury — Zmiana planu"]
+    assert documents[0]["text"] == apn["content"] and documents[1]["text"] == invoices["content"]

@@ -177,16 +177,21 @@ def sources_of(state: dict[str, Any]) -> dict[str, Any]:
         docs = [citation_of(hit) for hit in hits]
     else:
         docs = (state.get("last_docs") or []) if technical else []
-    # last_docs are the citations of the first len(docs) retrieved hits (the ones that fit the
-    # prompt), so the hits give each cited section's text, for the web UI to open.
-    hits = hits[: len(docs)]
+    # Each cited section's text, for the web UI to open, is its own retrieved hit's, found by
+    # file and section: the citations are not in the order of the hits (a Polish question's
+    # English-only answer cites the section it quotes first), and pairing them by position
+    # opened "Faktury i zwroty" on the APN steps.
+    text_of: dict[str, str] = {}
+    for hit in hits:
+        cited = citation_of(hit)
+        text_of.setdefault(f"{cited['file']}#{cited['section']}", hit.get("content", ""))
     documents = [
         {
             "id": f"{d['file']}#{d['section']}",
             "title": " — ".join(str(p) for p in (d["title"], d["section"]) if p),
-            "text": hit.get("content", ""),
+            "text": text_of.get(f"{d['file']}#{d['section']}", ""),
         }
-        for d, hit in zip(docs, hits, strict=False)
+        for d in docs
     ]
     return {
         "sources": [" — ".join(str(p) for p in (d["title"], d["section"]) if p) for d in docs],
